@@ -1,0 +1,68 @@
+# mcphost — see README.md. `make demo` runs the product; `make test` runs every test.
+SHELL := /bin/bash
+GO ?= go
+GOROOT := $(shell $(GO) env GOROOT)
+WASM_FLAGS := -trimpath -ldflags="-s -w"
+ADDR ?= 127.0.0.1:8080
+FUZZTIME ?= 10s
+
+.PHONY: all build wasm demo test test-deps check unit fuzz bench size clean
+
+all: build
+
+## build: the wasm module (web/mcphost.wasm + web/wasm_exec.js) and the mcphost binary (bin/mcphost)
+build: wasm
+	$(GO) build -o bin/mcphost ./cmd/mcphost
+
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -o web/mcphost.wasm ./wasm
+	cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
+
+## demo: run mcphost on the sample documents and print the URL
+demo: build
+	./bin/mcphost -addr $(ADDR) -docs testdata/docs
+
+## test: everything — format, vet (native and js/wasm), the wasm dependency rule,
+## a js/wasm build of every package, unit + integration + browser tests, size budget, short fuzzing
+test: test-deps check build unit size-check fuzz-short
+
+test-deps:
+	bash scripts/test-deps.sh
+
+check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' ; git ls-files -o --exclude-standard '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) build ./...
+	@if GOOS=js GOARCH=wasm $(GO) list -deps ./wasm | grep -q 'modelcontextprotocol/go-sdk/mcp$$'; then \
+	  echo "FAIL: the wasm module imports go-sdk/mcp (it would double the download):"; \
+	  GOOS=js GOARCH=wasm $(GO) list -deps ./wasm | grep go-sdk; exit 1; fi
+	@echo "wasm dependency rule: ok (no go-sdk/mcp in ./wasm)"
+	@if git grep -l '"syscall/js"' -- '*.go' | grep -v '^wasm/' | grep -v '_js\.go$$'; then \
+	  echo "FAIL: syscall/js imported outside wasm/"; exit 1; fi
+
+unit:
+	$(GO) test -race -count=1 -timeout 15m ./...
+
+## fuzz-short: every fuzz target for a bounded time (FUZZTIME, default 10s); `make fuzz FUZZTIME=5m` runs longer
+fuzz-short:
+	bash scripts/fuzz.sh $(FUZZTIME)
+
+fuzz:
+	bash scripts/fuzz.sh $(or $(FUZZTIME),2m)
+
+## bench: Go benchmarks of every package (and the browser side-by-side bench when present)
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+	@if [ -f scripts/bench-browser.sh ]; then bash scripts/bench-browser.sh; fi
+
+## size: raw, gzip and brotli bytes of the wasm module and the JS module
+size: wasm
+	bash scripts/size.sh
+
+size-check: wasm
+	bash scripts/size.sh --check
+
+clean:
+	rm -rf bin web/mcphost.wasm web/wasm_exec.js

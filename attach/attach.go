@@ -1,0 +1,299 @@
+package attach
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+// Default limits and accept list. The read limit is what one 64 MiB
+// WebSocket frame can carry once base64 (4/3) and JSON overhead are paid.
+const (
+	DefaultMaxPartBytes int64 = 20 << 20
+	DefaultMaxReadBytes int64 = 48 << 20
+)
+
+// DefaultAcceptImages lists the image types forwarded to a model when
+// [Options.AcceptImages] is nil: what the major chat model APIs accept.
+var DefaultAcceptImages = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
+
+// Attachment kinds.
+const (
+	KindText   = "text"
+	KindBinary = "binary"
+	KindError  = "error"
+)
+
+// Options configures [FromContents]. A nil *Options means defaults; every
+// zero field means its default.
+type Options struct {
+	// AcceptImages lists the sniffed image types that may be forwarded to
+	// the model (compared case-insensitively, without parameters). Nil means
+	// [DefaultAcceptImages]; an empty non-nil slice forwards no image.
+	// image/svg+xml is never forwarded, even when listed.
+	AcceptImages []string
+	// RemoteImages lets rendered Markdown load http(s) images. When false
+	// (the default) they become plain links, so a server's Markdown cannot
+	// make the host page send tracking requests.
+	RemoteImages bool
+	// MaxPartBytes caps one part's decoded size (text bytes, or blob bytes
+	// after base64). Defaults to [DefaultMaxPartBytes] (20 MiB).
+	MaxPartBytes int64
+	// MaxReadBytes caps the decoded size of all parts of one read together.
+	// Defaults to [DefaultMaxReadBytes] (48 MiB). A part that would pass
+	// it becomes a CodeTooLarge error; later parts that fit are still kept.
+	MaxReadBytes int64
+}
+
+type options struct {
+	accept       map[string]bool
+	acceptList   string
+	remoteImages bool
+	maxPart      int64
+	maxRead      int64
+}
+
+func (o *Options) withDefaults() *options {
+	r := &options{maxPart: DefaultMaxPartBytes, maxRead: DefaultMaxReadBytes}
+	list := DefaultAcceptImages
+	if o != nil {
+		if o.AcceptImages != nil {
+			list = o.AcceptImages
+		}
+		r.remoteImages = o.RemoteImages
+		if o.MaxPartBytes > 0 {
+			r.maxPart = o.MaxPartBytes
+		}
+		if o.MaxReadBytes > 0 {
+			r.maxRead = o.MaxReadBytes
+		}
+	}
+	r.accept = make(map[string]bool, len(list))
+	names := make([]string, 0, len(list))
+	for _, m := range list {
+		e := essence(m)
+		if e != "" && !r.accept[e] {
+			r.accept[e] = true
+			names = append(names, e)
+		}
+	}
+	r.acceptList = strings.Join(names, ", ")
+	return r
+}
+
+// An Attachment is one part of a read, ready for a host's context window and
+// UI. Its JSON form is the Attachment of the JavaScript API (see
+// web/mcphost.d.ts); Bytes is not marshalled because the wasm layer copies
+// it into a Uint8Array once.
+//
+// Exactly one of these holds: Kind is [KindError] and Error is set; or Kind
+// is [KindText] or [KindBinary] and Error is nil.
+type Attachment struct {
+	// URI is the part's own uri (a read may return sub-resources).
+	URI string `json:"uri"`
+	// Part is the index of the part in the read's "contents".
+	Part int `json:"part"`
+	// Kind is KindText (the part had "text"), KindBinary ("blob") or
+	// KindError.
+	Kind string `json:"kind"`
+	// MIMEType is the effective type: what the bytes are, as far as
+	// sniffing and the declaration agree (see the package doc).
+	MIMEType string `json:"mimeType"`
+	// DeclaredMIMEType is the part's mimeType as sent ("" = none).
+	DeclaredMIMEType string `json:"declaredMimeType"`
+	// SniffedMIMEType is what mimetype.Detect found in the bytes, without
+	// parameters.
+	SniffedMIMEType string `json:"sniffedMimeType"`
+	// Text is the document for text parts, and for binary parts whose
+	// effective type is textual and whose bytes are valid UTF-8.
+	Text string `json:"-"`
+	// HTML is the sanitized rendering of a Markdown document ("" otherwise).
+	HTML string `json:"html,omitempty"`
+	// Bytes holds a binary part's decoded bytes.
+	Bytes []byte `json:"-"`
+	// ForwardAsImage says the bytes may go to the model as an image of type
+	// MIMEType: the sniffed type is in the accept list.
+	ForwardAsImage bool `json:"forwardAsImage"`
+	// Presentable says the part can go to a model as it is (as text or as
+	// an image). Binary parts that are neither are kept but not decoded.
+	Presentable bool `json:"presentable"`
+	// Warnings explain every disagreement between declaration and bytes and
+	// every decision not to forward. Never nil.
+	Warnings []string `json:"warnings"`
+	// Size is the decoded size in bytes (UTF-8 bytes for text).
+	Size int64 `json:"size"`
+	// WireSize is the payload's size on the wire: the base64 length for
+	// blobs (4·⌈Size/3⌉), the UTF-8 length for text (JSON escapes aside).
+	WireSize int64 `json:"wireSize"`
+	// Tokens estimates the model tokens of Text: ⌈UTF-8 bytes / 4⌉.
+	// Zero for parts without text.
+	Tokens int64 `json:"tokens"`
+	// State is owned by the freshness engine ("fresh", "stale", "gone",
+	// "superseded"); FromContents leaves it empty.
+	State string `json:"state,omitempty"`
+	// Error describes a failed part (Kind == KindError).
+	Error *Error `json:"error,omitempty"`
+	// Meta is the part's _meta, unchanged.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	hasText bool
+}
+
+// MarshalJSON emits the JavaScript API shape: "text" is present exactly when
+// the attachment carries text (an empty document has "text": "").
+func (a Attachment) MarshalJSON() ([]byte, error) {
+	type plain Attachment
+	type withText struct {
+		plain
+		Text *string `json:"text,omitempty"`
+	}
+	w := withText{plain: plain(a)}
+	if w.Warnings == nil {
+		w.Warnings = []string{}
+	}
+	if a.hasText || a.Kind == KindText {
+		t := a.Text
+		w.Text = &t
+	}
+	return json.Marshal(w)
+}
+
+// HasText reports whether the attachment carries a text document (Text
+// may be "" for an empty one).
+func (a *Attachment) HasText() bool { return a.hasText || a.Kind == KindText }
+
+// FromContents turns every part of a read into an [Attachment], in order:
+// one entry per part, never failing as a whole. A part that cannot become
+// an attachment (no or both payloads, bad base64, over a limit, no uri)
+// stands in its place with Kind [KindError] and an [*Error] naming its URI
+// and index. opts may be nil.
+func FromContents(contents []Contents, opts *Options) []Attachment {
+	o := opts.withDefaults()
+	var st readState
+	out := make([]Attachment, len(contents))
+	for i, c := range contents {
+		out[i] = o.fromPart(i, c, &st)
+	}
+	return out
+}
+
+// readState carries the per-read byte budget across parts.
+type readState struct {
+	total int64
+}
+
+func errorAttachment(i int, uri string, e *Error) Attachment {
+	return Attachment{URI: uri, Part: i, Kind: KindError, Error: e, Warnings: []string{}}
+}
+
+func (o *options) fromPart(i int, c Contents, st *readState) Attachment {
+	fail := func(e *Error) Attachment {
+		a := errorAttachment(i, c.URI, e)
+		a.DeclaredMIMEType = c.MIMEType
+		a.Meta = c.Meta
+		return a
+	}
+	switch {
+	case c.Text == nil && c.Blob == nil:
+		return fail(newError(CodeNeitherPayload, c.URI, i,
+			`part %d (%q) has neither "text" nor "blob"; the likely cause is an empty text document `+
+				`from a go-sdk server, which cannot send "text": "" (its ResourceContents.Text is omitempty)`,
+			i, c.URI))
+	case c.Text != nil && c.Blob != nil:
+		return fail(newError(CodeBothPayloads, c.URI, i,
+			`part %d (%q) has both "text" and "blob"; a part must carry exactly one`, i, c.URI))
+	case c.URI == "":
+		return fail(newError(CodeMissingURI, c.URI, i, `part %d has no "uri"`, i))
+	}
+
+	if c.Text != nil {
+		size := int64(len(*c.Text))
+		if e := o.checkSize(i, c.URI, size, st); e != nil {
+			return fail(e)
+		}
+		a := o.textAttachment(i, c, *c.Text)
+		a.Size, a.WireSize = size, size
+		return a
+	}
+
+	blob := *c.Blob
+	wire := int64(len(blob))
+	// Size from the wire length, before decoding a byte (issue 3 §7).
+	if e := o.checkSize(i, c.URI, decodedLen(blob), st); e != nil {
+		return fail(e)
+	}
+	data, e := decodeBlob(i, c.URI, blob)
+	if e != nil {
+		st.total -= decodedLen(blob) // a failed part holds no budget
+		return fail(e)
+	}
+	a := o.binaryAttachment(i, c, data)
+	a.Size, a.WireSize = int64(len(data)), wire
+	return a
+}
+
+// checkSize applies the per-part and per-read limits and charges the part
+// to the read when it fits.
+func (o *options) checkSize(i int, uri string, size int64, st *readState) *Error {
+	if size > o.maxPart {
+		return newError(CodeTooLarge, uri, i,
+			"part %d (%q) is %d bytes, over the %d-byte per-part limit; "+
+				"have the server return a resource_link for content this large", i, uri, size, o.maxPart)
+	}
+	if st.total+size > o.maxRead {
+		return newError(CodeTooLarge, uri, i,
+			"part %d (%q) is %d bytes and would bring the read to %d bytes, over the %d-byte per-read limit; "+
+				"have the server return a resource_link for content this large", i, uri, size, st.total+size, o.maxRead)
+	}
+	st.total += size
+	return nil
+}
+
+// EncodedLen is the base64 wire length of n decoded bytes: 4·⌈n/3⌉.
+func EncodedLen(n int64) int64 { return (n + 2) / 3 * 4 }
+
+// decodedLen is the number of bytes a padded base64 string of this length
+// decodes to, computed without decoding. Malformed lengths are rounded up
+// so limits still apply; decoding reports the malformation.
+func decodedLen(b64 string) int64 {
+	n := int64(len(b64))
+	d := (n + 3) / 4 * 3
+	if n%4 == 0 && n > 0 {
+		if b64[n-1] == '=' {
+			d--
+			if b64[n-2] == '=' {
+				d--
+			}
+		}
+	}
+	return d
+}
+
+// decodeBlob decodes strict, padded, standard base64. Go's decoder skips
+// CR and LF; the wire format (RFC 4648, JSON Schema "byte") has none, so
+// they are rejected here with their offset.
+func decodeBlob(i int, uri, blob string) ([]byte, *Error) {
+	if k := strings.IndexAny(blob, "\r\n"); k >= 0 {
+		return nil, badBase64(i, uri, int64(k))
+	}
+	data, err := base64.StdEncoding.Strict().DecodeString(blob)
+	if err != nil {
+		var ce base64.CorruptInputError
+		if errors.As(err, &ce) {
+			return nil, badBase64(i, uri, int64(ce))
+		}
+		return nil, badBase64(i, uri, 0)
+	}
+	return data, nil
+}
+
+func badBase64(i int, uri string, off int64) *Error {
+	e := newError(CodeBadBase64, uri, i,
+		`part %d (%q): "blob" is not valid padded standard base64 at byte offset %d`, i, uri, off)
+	e.Offset = off
+	return e
+}
+
+// estimateTokens is the seeds' rule: ⌈UTF-8 bytes / 4⌉.
+func estimateTokens(n int) int64 { return (int64(n) + 3) / 4 }

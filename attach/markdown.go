@@ -1,0 +1,285 @@
+package attach
+
+import (
+	"bytes"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// linkRel is set on every rendered link: the page must not be reachable
+// from the target (noopener), leak its URL (noreferrer) or vouch for it
+// (nofollow).
+const linkRel = "noopener noreferrer nofollow"
+
+// baseAttr is the attribute on the ast.Document through which one render
+// passes its base URL to the shared node renderer. Attributes of the
+// document node are never written out.
+var baseAttr = []byte("mcphost-base")
+
+// RenderMarkdown renders GFM Markdown (tables, strikethrough, autolinks,
+// task lists) to HTML that is safe to assign to innerHTML in the host page:
+//
+//   - raw HTML is never passed through (goldmark's default; WithUnsafe is
+//     never used): it becomes an HTML comment;
+//   - link and image URLs keep only the http, https and mailto schemes, plus
+//     data:image/{png,jpeg,gif,webp,avif} on images (never SVG); any other
+//     URL is dropped and the link text stays as plain text;
+//   - relative URLs resolve against baseURI only when baseURI is an http(s)
+//     URL; otherwise they are dropped;
+//   - links carry rel="noopener noreferrer nofollow";
+//   - remote (http/https) images become plain links unless remoteImages,
+//     so rendering never makes a request the user did not click.
+//
+// The error is only ever a writer error; no input is rejected. It is safe
+// for concurrent use.
+func RenderMarkdown(src []byte, baseURI string, remoteImages bool) (string, error) {
+	md := markdownFor(remoteImages)
+	doc := md.Parser().Parse(text.NewReader(src))
+	if u, err := url.Parse(baseURI); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		doc.SetAttribute(baseAttr, u)
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(src) + len(src)/4)
+	if err := md.Renderer().Render(&buf, src, doc); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}
+
+var (
+	mdOnce   [2]sync.Once
+	mdByMode [2]goldmark.Markdown
+)
+
+// markdownFor returns the shared converter for one remoteImages mode.
+// goldmark parsers and renderers are safe for concurrent use once built.
+func markdownFor(remoteImages bool) goldmark.Markdown {
+	k := 0
+	if remoteImages {
+		k = 1
+	}
+	mdOnce[k].Do(func() {
+		mdByMode[k] = goldmark.New(
+			goldmark.WithExtensions(extension.GFM),
+			goldmark.WithRendererOptions(renderer.WithNodeRenderers(
+				// Priority below the HTML renderer's 1000 wins the kinds.
+				util.Prioritized(&linkRenderer{remoteImages: remoteImages}, 100),
+			)),
+		)
+	})
+	return mdByMode[k]
+}
+
+// linkRenderer renders links, autolinks and images under the URL policy.
+type linkRenderer struct {
+	remoteImages bool
+}
+
+func (r *linkRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindLink, r.renderLink)
+	reg.Register(ast.KindAutoLink, r.renderAutoLink)
+	reg.Register(ast.KindImage, r.renderImage)
+}
+
+func baseOf(n ast.Node) *url.URL {
+	for n.Parent() != nil {
+		n = n.Parent()
+	}
+	if v, ok := n.AttributeString(string(baseAttr)); ok {
+		if u, ok := v.(*url.URL); ok {
+			return u
+		}
+	}
+	return nil
+}
+
+func insideLink(n ast.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if p.Kind() == ast.KindLink {
+			return true
+		}
+	}
+	return false
+}
+
+func writeAnchorOpen(w util.BufWriter, href string, title []byte) {
+	_, _ = w.WriteString(`<a href="`)
+	_, _ = w.Write(util.EscapeHTML([]byte(href)))
+	_, _ = w.WriteString(`" rel="` + linkRel + `"`)
+	if len(title) > 0 {
+		_, _ = w.WriteString(` title="`)
+		html.DefaultWriter.Write(w, title)
+		_ = w.WriteByte('"')
+	}
+	_ = w.WriteByte('>')
+}
+
+func (r *linkRenderer) renderLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.Link)
+	href, ok := safeURL(n.Destination, true, baseOf(n), false)
+	if !ok {
+		return ast.WalkContinue, nil // the text stays, the URL goes
+	}
+	if entering {
+		writeAnchorOpen(w, href, n.Title)
+	} else {
+		_, _ = w.WriteString("</a>")
+	}
+	return ast.WalkContinue, nil
+}
+
+func (r *linkRenderer) renderAutoLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.AutoLink)
+	raw := n.URL(source)
+	if n.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(raw), []byte("mailto:")) {
+		raw = append([]byte("mailto:"), raw...)
+	}
+	label := util.EscapeHTML(n.Label(source))
+	// Autolink text is literal: no entity or backslash processing.
+	href, ok := safeURL(raw, false, nil, false)
+	if !ok || insideLink(n) {
+		_, _ = w.Write(label)
+		return ast.WalkContinue, nil
+	}
+	writeAnchorOpen(w, href, nil)
+	_, _ = w.Write(label)
+	_, _ = w.WriteString("</a>")
+	return ast.WalkContinue, nil
+}
+
+func (r *linkRenderer) renderImage(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.Image)
+	var alt bytes.Buffer
+	plainText(&alt, source, n)
+	altHTML := util.EscapeHTML(alt.Bytes())
+	src, ok := safeURL(n.Destination, true, baseOf(n), true)
+	switch {
+	case !ok:
+		_, _ = w.Write(altHTML)
+	case isRemote(src) && !r.remoteImages:
+		// A link the user may click instead of a request made for them.
+		if insideLink(n) {
+			_, _ = w.Write(altHTML)
+			break
+		}
+		writeAnchorOpen(w, src, n.Title)
+		if alt.Len() == 0 {
+			_, _ = w.Write(util.EscapeHTML([]byte(src)))
+		} else {
+			_, _ = w.Write(altHTML)
+		}
+		_, _ = w.WriteString("</a>")
+	default:
+		_, _ = w.WriteString(`<img src="`)
+		_, _ = w.Write(util.EscapeHTML([]byte(src)))
+		_, _ = w.WriteString(`" alt="`)
+		_, _ = w.Write(altHTML)
+		_ = w.WriteByte('"')
+		if len(n.Title) > 0 {
+			_, _ = w.WriteString(` title="`)
+			html.DefaultWriter.Write(w, n.Title)
+			_ = w.WriteByte('"')
+		}
+		if isRemote(src) {
+			_, _ = w.WriteString(` referrerpolicy="no-referrer" loading="lazy"`)
+		}
+		_ = w.WriteByte('>')
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+// plainText collects the text of an image description (its alt text).
+func plainText(buf *bytes.Buffer, source []byte, n ast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch t := c.(type) {
+		case *ast.Text:
+			buf.Write(t.Segment.Value(source))
+			if t.SoftLineBreak() || t.HardLineBreak() {
+				buf.WriteByte(' ')
+			}
+		case *ast.String:
+			buf.Write(t.Value)
+		case *ast.AutoLink:
+			buf.Write(t.Label(source))
+		default:
+			plainText(buf, source, c)
+		}
+	}
+}
+
+func isRemote(u string) bool {
+	l := strings.ToLower(u)
+	return strings.HasPrefix(l, "http:") || strings.HasPrefix(l, "https:")
+}
+
+// safeImageData lists the data: image types allowed on img src. SVG is
+// excluded: it is a document that can carry script.
+var safeImageData = []string{"image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"}
+
+// safeURL applies the URL policy to a Markdown destination (raw source
+// bytes; with resolveRefs, entities and backslash escapes are decoded first,
+// as for link destinations but not autolinks) and returns
+// the URL to write, or false when the URL must be dropped.
+func safeURL(dest []byte, resolveRefs bool, base *url.URL, image bool) (string, bool) {
+	// Decode entities and escapes exactly as goldmark's renderer would,
+	// percent-encoding what is not URL-safe (controls, spaces, non-ASCII).
+	s := string(util.URLEscape(dest, resolveRefs))
+	if s == "" {
+		return "", false
+	}
+	if image && hasPrefixFold(s, "data:") {
+		rest := s[len("data:"):]
+		for _, t := range safeImageData {
+			if hasPrefixFold(rest, t) && len(rest) > len(t) && (rest[len(t)] == ';' || rest[len(t)] == ',') {
+				return s, true
+			}
+		}
+		return "", false
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", false
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https":
+		if u.Host == "" {
+			return "", false
+		}
+		return u.String(), true
+	case "mailto":
+		if image {
+			return "", false
+		}
+		return u.String(), true
+	case "":
+		if base == nil {
+			return "", false
+		}
+		r := base.ResolveReference(u)
+		if (r.Scheme != "http" && r.Scheme != "https") || r.Host == "" {
+			return "", false
+		}
+		return r.String(), true
+	default:
+		return "", false
+	}
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}

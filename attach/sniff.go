@@ -1,0 +1,224 @@
+package attach
+
+import (
+	"encoding/json"
+	"fmt"
+	"mime"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gabriel-vasile/mimetype"
+)
+
+const (
+	octetStream = "application/octet-stream"
+	textPlain   = "text/plain"
+	svgType     = "image/svg+xml"
+	// sniffLen is mimetype's default read limit; only this prefix is copied
+	// for sniffing text parts.
+	sniffLen = 3072
+)
+
+// essence returns the lowercase "type/subtype" of a media type, without
+// parameters, or "" when s is empty or unparsable.
+func essence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	m, _, err := mime.ParseMediaType(s)
+	if err != nil {
+		// Keep what precedes any parameters so the declaration is still
+		// compared, but only when it looks like type/subtype.
+		m = strings.ToLower(strings.TrimSpace(strings.SplitN(s, ";", 2)[0]))
+		if strings.Count(m, "/") != 1 || strings.ContainsAny(m, " \t\"") {
+			return ""
+		}
+	}
+	return m
+}
+
+// textualTypes are non-text/* types whose content is text.
+var textualTypes = map[string]bool{
+	"application/json": true, "application/xml": true, "application/javascript": true,
+	"application/ecmascript": true, "application/x-javascript": true, "application/yaml": true,
+	"application/x-yaml": true, "application/toml": true, "application/x-sh": true,
+	"application/sql": true, "application/graphql": true, "application/x-ndjson": true,
+	"application/x-httpd-php": true, "application/x-python": true, "application/csv": true,
+}
+
+func isTextual(ess string) bool {
+	return strings.HasPrefix(ess, "text/") || textualTypes[ess] ||
+		strings.HasSuffix(ess, "+json") || strings.HasSuffix(ess, "+xml") || strings.HasSuffix(ess, "+yaml")
+}
+
+func isJSONType(ess string) bool {
+	return ess == "application/json" || strings.HasSuffix(ess, "+json")
+}
+
+func isMarkdownType(ess string) bool {
+	return ess == "text/markdown" || ess == "text/x-markdown"
+}
+
+func isImage(ess string) bool { return strings.HasPrefix(ess, "image/") }
+
+// isA reports whether m or one of its ancestors in mimetype's tree is ess
+// (aliases included): a docx "is a" zip, JSON "is a" text/plain.
+func isA(m *mimetype.MIME, ess string) bool {
+	for ; m != nil; m = m.Parent() {
+		if m.Is(ess) {
+			return true
+		}
+	}
+	return false
+}
+
+// generic reports whether a sniff result says nothing specific.
+func generic(ess string) bool { return ess == octetStream || ess == textPlain }
+
+// looksJSON reports whether text is a JSON object or array.
+func looksJSON(text string) bool {
+	t := strings.TrimSpace(text)
+	if t == "" || (t[0] != '{' && t[0] != '[') {
+		return false
+	}
+	return json.Valid([]byte(t))
+}
+
+// jsonError returns the syntax error of text, or nil when it parses.
+func jsonError(text string) error {
+	b := []byte(text)
+	if json.Valid(b) {
+		return nil
+	}
+	var v struct{}
+	err := json.Unmarshal(b, &v) // checks syntax over the whole input first
+	if err == nil {
+		err = fmt.Errorf("invalid JSON")
+	}
+	return err
+}
+
+func (o *options) textAttachment(i int, c Contents, text string) Attachment {
+	a := Attachment{
+		URI: c.URI, Part: i, Kind: KindText, DeclaredMIMEType: c.MIMEType,
+		Text: text, hasText: true, Presentable: true, Meta: c.Meta, Warnings: []string{},
+	}
+	head := text
+	if len(head) > sniffLen {
+		head = head[:sniffLen]
+	}
+	a.SniffedMIMEType = essence(mimetype.Detect([]byte(head)).String())
+	decl := essence(c.MIMEType)
+	switch {
+	case c.MIMEType == "":
+		a.MIMEType = textPlain
+		a.warn("declared: none; the part carries text, so it is treated as text/plain (never guessed from the URI)")
+	case decl == "":
+		a.MIMEType = textPlain
+		a.warn("declared mimeType %q is not a valid media type; treated as text/plain", c.MIMEType)
+	case isTextual(decl):
+		a.MIMEType = decl
+	default:
+		a.MIMEType = textPlain
+		if isImage(decl) {
+			a.warn("declared %s but the part carries text; treated as text/plain and not forwarded as an image", decl)
+		} else {
+			a.warn("declared %s but the part carries text; treated as text/plain", decl)
+		}
+	}
+	if !utf8.ValidString(text) {
+		a.warn("text is not valid UTF-8")
+	}
+	o.finishText(&a)
+	return a
+}
+
+// finishText adds the type-specific checks, Markdown rendering and the
+// token estimate to an attachment that carries text.
+func (o *options) finishText(a *Attachment) {
+	switch {
+	case isMarkdownType(a.MIMEType):
+		if looksJSON(a.Text) {
+			a.warn("declared %s but the text is JSON", a.MIMEType)
+		}
+		html, err := RenderMarkdown([]byte(a.Text), a.URI, o.remoteImages)
+		if err != nil {
+			a.warn("markdown could not be rendered: %v", err)
+		} else {
+			a.HTML = html
+		}
+	case isJSONType(a.MIMEType):
+		if err := jsonError(a.Text); err != nil {
+			a.warn("declared %s but the text does not parse as JSON: %v", a.MIMEType, err)
+		}
+	case a.MIMEType == svgType && a.Kind == KindText:
+		a.warn("SVG is never forwarded to the model as an image (an SVG document can carry script)")
+	}
+	a.Tokens = estimateTokens(len(a.Text))
+}
+
+func (o *options) binaryAttachment(i int, c Contents, data []byte) Attachment {
+	a := Attachment{
+		URI: c.URI, Part: i, Kind: KindBinary, DeclaredMIMEType: c.MIMEType,
+		Bytes: data, Meta: c.Meta, Warnings: []string{},
+	}
+	sm := mimetype.Detect(data)
+	sniffed := essence(sm.String())
+	a.SniffedMIMEType = sniffed
+	decl := essence(c.MIMEType)
+	textual := isA(sm, textPlain) && utf8.Valid(data)
+
+	switch {
+	case c.MIMEType == "":
+		a.MIMEType = sniffed
+		a.warn("declared: none; the bytes are %s (never guessed from the URI)", sniffed)
+	case decl == "":
+		a.MIMEType = sniffed
+		a.warn("declared mimeType %q is not a valid media type; the bytes are %s", c.MIMEType, sniffed)
+	case isImage(decl) && !isImage(sniffed):
+		a.MIMEType = sniffed
+		a.warn("declared %s, but the bytes are %s, not an image; not forwarded as an image", decl, sniffed)
+	case sniffed == octetStream:
+		// The sniffer knows nothing specific: trust the declaration, except
+		// that bytes declared as text must be text.
+		a.MIMEType = decl
+		if isTextual(decl) && !utf8.Valid(data) {
+			a.MIMEType = octetStream
+			a.warn("declared %s, but the bytes are not text", decl)
+		}
+	case isTextual(decl) && textual:
+		// Both are text: the declaration is more precise (Markdown, CSV, ...).
+		a.MIMEType = decl
+	case isA(sm, decl):
+		a.MIMEType = sniffed // same type, or a more specific one (docx is a zip)
+	case mimetype.Lookup(decl) != nil && isA(mimetype.Lookup(decl), sniffed) && !generic(sniffed):
+		a.MIMEType = decl // the declaration is more specific than the sniff
+	default:
+		a.MIMEType = sniffed
+		a.warn("declared %s, but the bytes are %s", decl, sniffed)
+	}
+
+	switch {
+	case sniffed == svgType || a.MIMEType == svgType:
+		a.warn("SVG is never forwarded to the model as an image (an SVG document can carry script)")
+	case o.accept[sniffed]:
+		a.ForwardAsImage, a.Presentable = true, true
+		a.MIMEType = sniffed
+	case isImage(sniffed):
+		a.warn("%s is not an accepted image type (%s); not forwarded as an image", sniffed, o.acceptList)
+	}
+
+	if !a.ForwardAsImage && isTextual(a.MIMEType) && utf8.Valid(data) {
+		a.Text, a.hasText, a.Presentable = string(data), true, true
+		o.finishText(&a)
+	}
+	if !a.Presentable {
+		a.warn("%s cannot be presented to a model; the bytes are kept as they are", a.MIMEType)
+	}
+	return a
+}
+
+func (a *Attachment) warn(format string, args ...any) {
+	a.Warnings = append(a.Warnings, fmt.Sprintf(format, args...))
+}

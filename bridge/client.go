@@ -1,0 +1,529 @@
+package bridge
+
+import (
+	"context"
+	stdjson "encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	json "github.com/segmentio/encoding/json"
+)
+
+// ProtocolVersion is the MCP revision the client asks for.
+const ProtocolVersion = "2025-11-25"
+
+// SupportedVersions are the revisions the client accepts from a server; any
+// other answer to initialize ends the session. 2026-07-28 is not among them:
+// it has no initialize and no resources/subscribe.
+var SupportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// Default limits of a [Session].
+const (
+	DefaultTimeout     = 5 * time.Second
+	DefaultToolTimeout = 60 * time.Second
+	DefaultPageCap     = 1000
+)
+
+// Options configures [Dial]. A nil *Options means defaults.
+type Options struct {
+	// ClientInfo is sent in initialize. Defaults to {Name: "mcphost", Version: "0.1.0"}.
+	ClientInfo Implementation
+	// Capabilities is the client's capabilities object. Defaults to {}: a
+	// resources client declares nothing it cannot serve.
+	Capabilities stdjson.RawMessage
+	// ReadLimit is the largest message accepted. Defaults to 64 MiB.
+	ReadLimit int64
+	// Timeout bounds each resources/*, completion and list call that has no
+	// deadline of its own. Defaults to 5 s.
+	Timeout time.Duration
+	// ToolTimeout bounds tools/call. Defaults to 60 s.
+	ToolTimeout time.Duration
+	// PageCap is the most pages one listing follows. Defaults to 1,000.
+	PageCap int
+	// Token is sent as the subprotocol entry "mcp.token.<token>".
+	Token string
+	// OnResourceUpdated receives notifications/resources/updated.
+	OnResourceUpdated func(uri string)
+	// OnListChanged receives notifications/{resources,tools,prompts}/list_changed
+	// with "resources", "tools" or "prompts".
+	OnListChanged func(list string)
+	// OnNotification receives every other notification (progress, logging...).
+	OnNotification func(method string, params stdjson.RawMessage)
+	// OnProtocolError is told about messages the client could not use: an
+	// undecodable frame, a response with an unknown or duplicate id. The
+	// session goes on.
+	OnProtocolError func(err error)
+}
+
+// A Session is an initialized MCP client session over a WebSocket. All
+// methods are safe for concurrent use. Handlers in [Options] run one at a
+// time, in arrival order, on a goroutine of their own, so they may call the
+// Session.
+type Session struct {
+	conn *Conn
+	o    Options
+	init InitializeResult
+
+	nextID  atomic.Int64
+	mu      sync.Mutex
+	pending map[int64]chan *jsonrpc.Response
+	err     *Error        // why the session ended
+	done    chan struct{} // closed when the session ends
+
+	notes *queue
+}
+
+// Dial opens a WebSocket to url with subprotocol "mcp", performs initialize
+// (protocol [ProtocolVersion]) and sends notifications/initialized. ctx bounds
+// the handshake only.
+func Dial(ctx context.Context, url string, opts *Options) (*Session, error) {
+	o := Options{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.ClientInfo.Name == "" {
+		o.ClientInfo = Implementation{Name: "mcphost", Version: "0.1.0"}
+	}
+	if len(o.Capabilities) == 0 {
+		o.Capabilities = stdjson.RawMessage(`{}`)
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.ToolTimeout <= 0 {
+		o.ToolTimeout = DefaultToolTimeout
+	}
+	if o.PageCap <= 0 {
+		o.PageCap = DefaultPageCap
+	}
+	protos := []string{Subprotocol}
+	if o.Token != "" {
+		if err := validToken(o.Token); err != nil {
+			return nil, err
+		}
+		protos = append(protos, TokenPrefix+o.Token)
+	}
+	dctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	ws, _, err := websocket.Dial(dctx, url, &websocket.DialOptions{Subprotocols: protos})
+	if err != nil {
+		return nil, newError(KindUnavailable, fmt.Errorf("%w: %v", ErrConnectionLost, err), "", "", "dial %s: %v", url, err)
+	}
+	if ws.Subprotocol() != Subprotocol {
+		ws.Close(websocket.StatusPolicyViolation, "subprotocol mcp required")
+		return nil, newError(KindProtocol, ErrProtocol, "", "", "dial %s: server did not select subprotocol %q (got %q)", url, Subprotocol, ws.Subprotocol())
+	}
+	s := newSession(newConn(ws, o.ReadLimit), o)
+	if err := s.initialize(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func validToken(t string) error {
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '~' || c == '-') {
+			return newError(KindInvalid, nil, "", "", "token has character %q at offset %d; allowed: [A-Za-z0-9._~-]", c, i)
+		}
+	}
+	return nil
+}
+
+func newSession(c *Conn, o Options) *Session {
+	s := &Session{conn: c, o: o, pending: map[int64]chan *jsonrpc.Response{}, done: make(chan struct{}), notes: newQueue()}
+	go s.readLoop()
+	go s.notes.run()
+	return s
+}
+
+// InitializeResult returns what the server said in initialize: protocol
+// version, capabilities, serverInfo and instructions.
+func (s *Session) InitializeResult() InitializeResult { return s.init }
+
+func (s *Session) initialize(ctx context.Context) error {
+	params := map[string]any{
+		"protocolVersion": ProtocolVersion,
+		"capabilities":    s.o.Capabilities,
+		"clientInfo":      s.o.ClientInfo,
+	}
+	var res InitializeResult
+	if err := s.call(ctx, "initialize", "", params, &res); err != nil {
+		return err
+	}
+	if !contains(SupportedVersions, res.ProtocolVersion) {
+		return newError(KindProtocol, ErrProtocol, "initialize", "",
+			"server answered protocol version %q to our %q; this client supports %v", res.ProtocolVersion, ProtocolVersion, SupportedVersions)
+	}
+	if len(res.RawCapabilities) > 0 {
+		if err := json.Unmarshal(res.RawCapabilities, &res.Capabilities); err != nil {
+			return newError(KindProtocol, ErrProtocol, "initialize", "", "capabilities: %v", err)
+		}
+	}
+	s.init = res
+	return s.notify("notifications/initialized", nil)
+}
+
+// Close ends the session; pending calls fail with [ErrClosed]. It is
+// idempotent and safe to call concurrently.
+func (s *Session) Close() error {
+	s.conn.Close()
+	s.end(newError(KindUnavailable, ErrClosed, "", "", "session closed"))
+	return nil
+}
+
+// Done is closed when the session ends, by Close or by losing the connection.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// Err returns why the session ended, or nil while it is open.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		return nil
+	}
+	return s.err
+}
+
+// end fails every pending call at once with err and marks the session done.
+func (s *Session) end(err *Error) {
+	s.mu.Lock()
+	if s.err != nil {
+		s.mu.Unlock()
+		return
+	}
+	s.err = err
+	pending := s.pending
+	s.pending = map[int64]chan *jsonrpc.Response{}
+	close(s.done)
+	s.mu.Unlock()
+	for _, ch := range pending {
+		close(ch) // a closed channel means: the session ended
+	}
+	s.notes.close()
+}
+
+func (s *Session) connErr() *Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+func (s *Session) readLoop() {
+	for {
+		data, err := s.conn.ReadRaw(nil)
+		if err != nil {
+			switch {
+			case errors.Is(err, ErrClosed):
+				s.end(newError(KindUnavailable, ErrClosed, "", "", "session closed"))
+			case errors.Is(err, ErrTooBig):
+				s.end(newError(KindLimit, err, "", "", "%v", err))
+			default:
+				s.end(newError(KindUnavailable, err, "", "", "connection lost: %v", err))
+			}
+			return
+		}
+		msg, err := jsonrpc.DecodeMessage(data)
+		if err != nil {
+			s.undecodable(data, err)
+			continue
+		}
+		switch m := msg.(type) {
+		case *jsonrpc.Response:
+			s.deliver(m)
+		case *jsonrpc.Request:
+			if m.IsCall() {
+				s.answer(m)
+			} else {
+				s.notes.pushFunc(func() { s.dispatch(m) })
+			}
+		}
+	}
+}
+
+// undecodable handles a frame that is not a JSON-RPC message. When it still
+// carries the id of a pending call (an error response with an odd shape, a
+// result that is not JSON-RPC 2.0), that call fails with a protocol error
+// rather than waiting for its timeout.
+func (s *Session) undecodable(data []byte, derr error) {
+	perr := fmt.Errorf("%w: undecodable message (%d bytes): %v", ErrProtocol, len(data), derr)
+	var probe struct {
+		ID    any            `json:"id"`
+		Error *jsonrpc.Error `json:"error"`
+	}
+	if json.Unmarshal(data, &probe) == nil {
+		if id, ok := idNumber(probe.ID); ok {
+			if ch := s.take(id); ch != nil {
+				resp := &jsonrpc.Response{Error: &jsonrpc.Error{Code: CodeParseError, Message: perr.Error()}}
+				if probe.Error != nil {
+					resp.Error = probe.Error
+				}
+				ch <- resp
+				return
+			}
+		}
+	}
+	s.protocolError(perr)
+}
+
+func (s *Session) protocolError(err error) {
+	if s.o.OnProtocolError != nil {
+		s.notes.pushFunc(func() { s.o.OnProtocolError(err) })
+	}
+}
+
+func idNumber(v any) (int64, bool) {
+	switch id := v.(type) {
+	case float64:
+		return int64(id), float64(int64(id)) == id
+	case int64:
+		return id, true
+	case string:
+		n, err := strconv.ParseInt(id, 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}
+
+func (s *Session) take(id int64) chan *jsonrpc.Response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := s.pending[id]
+	delete(s.pending, id)
+	return ch
+}
+
+func (s *Session) deliver(r *jsonrpc.Response) {
+	id, ok := idNumber(r.ID.Raw())
+	var ch chan *jsonrpc.Response
+	if ok {
+		ch = s.take(id)
+	}
+	if ch == nil {
+		// Late responses to cancelled calls land here too; they are expected.
+		s.protocolError(fmt.Errorf("%w: response with unknown or duplicate id %v", ErrProtocol, r.ID.Raw()))
+		return
+	}
+	ch <- r
+}
+
+// answer replies to a server→client request: ping gets {}, everything else
+// -32601, never silence.
+func (s *Session) answer(r *jsonrpc.Request) {
+	resp := &jsonrpc.Response{ID: r.ID}
+	if r.Method == "ping" {
+		resp.Result = stdjson.RawMessage(`{}`)
+	} else {
+		resp.Error = &jsonrpc.Error{Code: CodeMethodNotFound, Message: "method not found: " + r.Method + " (this client implements no server-to-client requests but ping)"}
+	}
+	go s.conn.Write(context.Background(), resp)
+}
+
+func (s *Session) dispatch(r *jsonrpc.Request) {
+	switch r.Method {
+	case "notifications/resources/updated":
+		var p struct {
+			URI string `json:"uri"`
+		}
+		if err := json.Unmarshal(r.Params, &p); err != nil || p.URI == "" {
+			s.protocolError(fmt.Errorf("%w: notifications/resources/updated without a uri: %s", ErrProtocol, r.Params))
+			return
+		}
+		if s.o.OnResourceUpdated != nil {
+			s.o.OnResourceUpdated(p.URI)
+		}
+	case "notifications/resources/list_changed":
+		if s.o.OnListChanged != nil {
+			s.o.OnListChanged("resources")
+		}
+	case "notifications/tools/list_changed":
+		if s.o.OnListChanged != nil {
+			s.o.OnListChanged("tools")
+		}
+	case "notifications/prompts/list_changed":
+		if s.o.OnListChanged != nil {
+			s.o.OnListChanged("prompts")
+		}
+	default:
+		if s.o.OnNotification != nil {
+			s.o.OnNotification(r.Method, r.Params)
+		}
+	}
+}
+
+func (s *Session) notify(method string, params any) error {
+	req := &jsonrpc.Request{Method: method}
+	if params != nil {
+		raw, err := stdjson.Marshal(params)
+		if err != nil {
+			return newError(KindInvalid, err, method, "", "encode params: %v", err)
+		}
+		req.Params = raw
+	}
+	if err := s.conn.Write(context.Background(), req); err != nil {
+		return newError(KindUnavailable, err, method, "", "send: %v", err)
+	}
+	return nil
+}
+
+// Call sends any request and decodes its result into result (which may be
+// nil or a *json.RawMessage). It applies the default timeout when ctx has no
+// deadline, but no capability gate: prefer the typed methods.
+func (s *Session) Call(ctx context.Context, method string, params, result any) error {
+	return s.call(ctx, method, "", params, result)
+}
+
+func (s *Session) timeoutFor(method string) time.Duration {
+	if method == "tools/call" {
+		return s.o.ToolTimeout
+	}
+	return s.o.Timeout
+}
+
+// call performs one request. uri names the resource for error messages.
+func (s *Session) call(ctx context.Context, method, uri string, params, result any) error {
+	if err := s.connErr(); err != nil {
+		return s.callErr(err, method, uri)
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.timeoutFor(method))
+		defer cancel()
+	}
+	id := s.nextID.Add(1)
+	rid, _ := jsonrpc.MakeID(float64(id))
+	req := &jsonrpc.Request{ID: rid, Method: method}
+	if params != nil {
+		raw, err := stdjson.Marshal(params)
+		if err != nil {
+			return newError(KindInvalid, err, method, uri, "encode params: %v", err)
+		}
+		req.Params = raw
+	}
+	ch := make(chan *jsonrpc.Response, 1)
+	s.mu.Lock()
+	if s.err != nil {
+		err := s.err
+		s.mu.Unlock()
+		return s.callErr(err, method, uri)
+	}
+	s.pending[id] = ch
+	s.mu.Unlock()
+
+	if err := s.conn.Write(context.Background(), req); err != nil {
+		s.take(id)
+		if cerr := s.connErr(); cerr != nil {
+			return s.callErr(cerr, method, uri)
+		}
+		return newError(KindUnavailable, err, method, uri, "send: %v", err)
+	}
+	select {
+	case resp, ok := <-ch:
+		if !ok {
+			return s.callErr(s.connErr(), method, uri)
+		}
+		if resp.Error != nil {
+			var we *jsonrpc.Error
+			if !errors.As(resp.Error, &we) {
+				we = &jsonrpc.Error{Message: resp.Error.Error()}
+			}
+			return fromWire(method, uri, we)
+		}
+		if result == nil {
+			return nil
+		}
+		if raw, ok := result.(*stdjson.RawMessage); ok {
+			*raw = resp.Result
+			return nil
+		}
+		if len(resp.Result) == 0 {
+			return newError(KindProtocol, ErrProtocol, method, uri, "response has no result")
+		}
+		if err := json.Unmarshal(resp.Result, result); err != nil {
+			return newError(KindProtocol, fmt.Errorf("%w: %v", ErrProtocol, err), method, uri, "malformed result: %v", err)
+		}
+		return nil
+	case <-ctx.Done():
+		if s.take(id) != nil && method != "initialize" {
+			// Best effort, off the caller's path: the late response is ignored.
+			go s.notify("notifications/cancelled", map[string]any{"requestId": id, "reason": context.Cause(ctx).Error()})
+		}
+		return fromContext(ctx, method, uri)
+	}
+}
+
+// callErr rebinds the session's end reason to one call.
+func (s *Session) callErr(err *Error, method, uri string) *Error {
+	if err == nil {
+		return newError(KindUnavailable, ErrConnectionLost, method, uri, "connection lost")
+	}
+	e := *err
+	e.Method, e.URI = method, uri
+	return &e
+}
+
+// queue is an unbounded FIFO of notifications and callbacks, so the read
+// loop never blocks on a slow handler.
+type queue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	items  []func()
+	closed bool
+}
+
+func newQueue() *queue {
+	q := &queue{}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+func (q *queue) pushFunc(f func()) {
+	q.mu.Lock()
+	if !q.closed {
+		q.items = append(q.items, f)
+		q.cond.Signal()
+	}
+	q.mu.Unlock()
+}
+
+func (q *queue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.cond.Signal()
+	q.mu.Unlock()
+}
+
+// run calls queued functions in order until the queue is closed and drained.
+func (q *queue) run() {
+	for {
+		q.mu.Lock()
+		for len(q.items) == 0 && !q.closed {
+			q.cond.Wait()
+		}
+		if len(q.items) == 0 {
+			q.mu.Unlock()
+			return
+		}
+		f := q.items[0]
+		q.items[0] = nil
+		q.items = q.items[1:]
+		q.mu.Unlock()
+		f()
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

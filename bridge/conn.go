@@ -1,0 +1,195 @@
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/coder/websocket"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// Subprotocol is the WebSocket subprotocol of the wire contract: one UTF-8
+// JSON-RPC 2.0 message per text frame, no batching, no binary frames. It is
+// what the TypeScript SDK's WebSocketClientTransport and the Python SDK speak.
+const Subprotocol = "mcp"
+
+// TokenPrefix starts a subprotocol entry that carries a bearer token
+// ("mcp.token.<token>"), since browsers cannot set headers on a WebSocket.
+const TokenPrefix = "mcp.token."
+
+// DefaultReadLimit is the default largest message accepted (64 MiB), never
+// the WebSocket library's 32 KiB default, which a single image read exceeds.
+const DefaultReadLimit = 64 << 20
+
+// A Conn is one MCP peer over a WebSocket: each Read returns one decoded
+// JSON-RPC message, each Write sends one as a text frame. It satisfies
+// go-sdk's mcp.Connection, so an mcp.Server can be served over it.
+//
+// Read must not be called concurrently with itself; Write and Close may be
+// called concurrently with everything. Per-call contexts never reach the
+// socket (a WebSocket library Read or Write whose context ends closes the
+// whole connection): I/O runs under the connection's own lifetime.
+type Conn struct {
+	ws        *websocket.Conn
+	readLimit int64
+	principal string
+	// onUndecodable is told about a text frame that is not a JSON-RPC
+	// message; Read then goes on with the next frame.
+	onUndecodable func(data []byte, err error)
+
+	ctx    context.Context // the connection's lifetime
+	cancel context.CancelFunc
+
+	closeOnce sync.Once
+	mu        sync.Mutex
+	err       error // why the connection ended, once it has
+}
+
+func newConn(ws *websocket.Conn, readLimit int64) *Conn {
+	if readLimit <= 0 {
+		readLimit = DefaultReadLimit
+	}
+	ws.SetReadLimit(readLimit)
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Conn{ws: ws, readLimit: readLimit, ctx: ctx, cancel: cancel}
+}
+
+// Principal is the identity the endpoint's Authenticate function returned for
+// this connection ("" without authentication).
+func (c *Conn) Principal() string { return c.principal }
+
+// SessionID returns "": a WebSocket connection is its own session.
+func (c *Conn) SessionID() string { return "" }
+
+// Read returns the next JSON-RPC message. A text frame that does not decode is
+// reported (see [EndpointOptions]) and skipped, so one bad message never ends
+// the session. A binary frame is a protocol error: the connection is closed
+// with 1003. A message over the read limit closes it with 1009 and the error
+// names the limit. Close unblocks a waiting Read.
+func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		data, err := c.ReadRaw(ctx)
+		if err != nil {
+			return nil, err
+		}
+		msg, err := jsonrpc.DecodeMessage(data)
+		if err != nil {
+			if c.onUndecodable != nil {
+				c.onUndecodable(data, err)
+			}
+			continue
+		}
+		return msg, nil
+	}
+}
+
+// ReadRaw returns the next text frame undecoded. Like Read, it returns at
+// once when ctx has already ended, and otherwise waits under the connection's
+// lifetime: Close (not ctx) unblocks it, so no frame is ever half-consumed.
+func (c *Conn) ReadRaw(ctx context.Context) ([]byte, error) {
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return c.readFrame()
+}
+
+func (c *Conn) readFrame() ([]byte, error) {
+	typ, data, err := c.ws.Read(c.ctx)
+	if err != nil {
+		return nil, c.fail(c.readError(err))
+	}
+	if typ != websocket.MessageText {
+		err := fmt.Errorf("%w: binary frame (the mcp subprotocol carries text frames only)", ErrProtocol)
+		c.ws.Close(websocket.StatusUnsupportedData, "binary frames are not part of the mcp subprotocol")
+		return nil, c.fail(err)
+	}
+	return data, nil
+}
+
+func (c *Conn) readError(err error) error {
+	switch {
+	case errors.Is(err, websocket.ErrMessageTooBig):
+		return fmt.Errorf("%w: a message exceeded the read limit of %d bytes (connection closed with 1009): %v", ErrTooBig, c.readLimit, err)
+	case c.ctx.Err() != nil:
+		return ErrClosed
+	}
+	if st := websocket.CloseStatus(err); st == websocket.StatusMessageTooBig {
+		return fmt.Errorf("%w: the peer refused a message over its read limit (close 1009)", ErrTooBig)
+	} else if st != -1 {
+		return fmt.Errorf("%w: peer closed the connection (%d %v)", ErrConnectionLost, int(st), err)
+	}
+	return fmt.Errorf("%w: %v", ErrConnectionLost, err)
+}
+
+// Write sends msg as one text frame. ctx is checked before sending but does
+// not reach the socket.
+func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("bridge: encode message: %w", err)
+	}
+	return c.WriteRaw(ctx, data)
+}
+
+// WriteRaw sends one pre-encoded JSON-RPC message as a text frame.
+func (c *Conn) WriteRaw(ctx context.Context, data []byte) error {
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	if err := c.Err(); err != nil {
+		return err
+	}
+	if err := c.ws.Write(c.ctx, websocket.MessageText, data); err != nil {
+		return c.fail(c.readError(err))
+	}
+	return nil
+}
+
+// Err returns why the connection ended, or nil while it is open.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Done is closed when the connection ends.
+func (c *Conn) Done() <-chan struct{} { return c.ctx.Done() }
+
+func (c *Conn) fail(err error) error {
+	c.mu.Lock()
+	if c.err == nil {
+		c.err = err
+	}
+	err = c.err
+	c.mu.Unlock()
+	c.closeOnce.Do(func() {
+		c.cancel()
+		c.ws.CloseNow()
+	})
+	return err
+}
+
+// Close closes the connection with a normal closure. It is idempotent and
+// safe to call concurrently with Read and Write.
+func (c *Conn) Close() error {
+	c.mu.Lock()
+	if c.err == nil {
+		c.err = ErrClosed
+	}
+	c.mu.Unlock()
+	c.closeOnce.Do(func() {
+		// Close waits (bounded by the library) for the peer's close frame;
+		// cancel afterwards so a blocked Read returns.
+		go func() {
+			c.ws.Close(websocket.StatusNormalClosure, "")
+			c.cancel()
+		}()
+	})
+	return nil
+}

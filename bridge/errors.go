@@ -1,0 +1,190 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// A Kind classifies an [Error] by what a caller can do about it. The string
+// values are part of the JavaScript contract (MCPError.kind).
+type Kind string
+
+// The kinds of [Error].
+const (
+	KindNotFound    Kind = "not_found"   // the resource does not exist (or may not be seen)
+	KindInvalid     Kind = "invalid"     // the request was malformed or its params rejected
+	KindUnsupported Kind = "unsupported" // the server lacks the method or capability
+	KindUnavailable Kind = "unavailable" // internal error or lost connection: retry may help
+	KindTimeout     Kind = "timeout"     // the call's deadline passed: retry may help
+	KindLimit       Kind = "limit"       // a size limit was exceeded
+	KindProtocol    Kind = "protocol"    // a peer sent something that breaks the protocol
+	KindCancelled   Kind = "cancelled"   // the caller cancelled the call
+	KindPermanent   Kind = "error"       // any other server error
+)
+
+// JSON-RPC and MCP error codes this package interprets.
+const (
+	CodeParseError     = jsonrpc.CodeParseError
+	CodeInvalidRequest = jsonrpc.CodeInvalidRequest
+	CodeMethodNotFound = jsonrpc.CodeMethodNotFound
+	CodeInvalidParams  = jsonrpc.CodeInvalidParams
+	CodeInternalError  = jsonrpc.CodeInternalError
+	// CodeResourceNotFound is the pre-2026-07-28 not-found code (-32002).
+	// SEP-2164 replaced it by -32602 with data.uri; both are accepted.
+	CodeResourceNotFound = -32002
+	// CodeClosing is go-sdk's internal "client is closing" code, treated as
+	// retryable.
+	CodeClosing = -32003
+)
+
+// Sentinel errors. Use [errors.Is]; every [*Error] wraps one of them or a
+// *jsonrpc.Error from the peer.
+var (
+	// ErrClosed reports that the session was closed by this side.
+	ErrClosed = errors.New("bridge: connection closed")
+	// ErrConnectionLost reports that the peer went away or the socket failed.
+	ErrConnectionLost = errors.New("bridge: connection lost")
+	// ErrNotSupported reports a call gated locally by the server's capabilities;
+	// nothing was sent.
+	ErrNotSupported = errors.New("bridge: not supported by the server")
+	// ErrTimeout reports that a call's deadline passed before its response.
+	ErrTimeout = errors.New("bridge: request timed out")
+	// ErrTooBig reports a message over the read limit.
+	ErrTooBig = errors.New("bridge: message over the read limit")
+	// ErrProtocol reports a malformed or unexpected message from the peer.
+	ErrProtocol = errors.New("bridge: protocol error")
+)
+
+// An Error is a failed MCP call. It keeps the JSON-RPC code, message and data
+// exactly as the peer sent them, plus the method and resource URI of the call
+// and a [Kind] derived by the rules in [Classify].
+type Error struct {
+	Kind    Kind            `json:"kind"`
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	URI     string          `json:"uri,omitempty"`
+	Err     error           `json:"-"` // the cause: a *jsonrpc.Error, a sentinel above, or a context error
+}
+
+func (e *Error) Error() string {
+	s := e.Message
+	if e.Method != "" {
+		s = e.Method + ": " + s
+	}
+	if e.URI != "" && !strings.Contains(s, e.URI) {
+		s += fmt.Sprintf(" (uri %q)", e.URI)
+	}
+	if e.Code != 0 {
+		s += fmt.Sprintf(" [code %d]", e.Code)
+	}
+	return s
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Retryable reports whether the same call may succeed later: internal errors,
+// -32003, timeouts and dropped connections.
+func (e *Error) Retryable() bool { return e.Kind == KindUnavailable || e.Kind == KindTimeout }
+
+var notFoundMessage = regexp.MustCompile(`(?i)not[ _-]?found`)
+
+// Classify derives the [Kind] of a JSON-RPC error: not found is -32002, or
+// -32602 whose data.uri is set or whose message says not found (the
+// 2026-07-28 rule, SEP-2164); -32603 and -32003 are unavailable (retryable);
+// other -32602, -32600 and -32700 are invalid; -32601 is unsupported.
+func Classify(code int64, message string, data json.RawMessage) Kind {
+	switch code {
+	case CodeResourceNotFound:
+		return KindNotFound
+	case CodeInvalidParams:
+		if dataURI(data) != "" || notFoundMessage.MatchString(message) {
+			return KindNotFound
+		}
+		return KindInvalid
+	case CodeInvalidRequest, CodeParseError:
+		return KindInvalid
+	case CodeMethodNotFound:
+		return KindUnsupported
+	case CodeInternalError, CodeClosing:
+		return KindUnavailable
+	}
+	return KindPermanent
+}
+
+func dataURI(data json.RawMessage) string {
+	if len(data) == 0 || data[0] != '{' {
+		return ""
+	}
+	var d struct {
+		URI string `json:"uri"`
+	}
+	if json.Unmarshal(data, &d) != nil {
+		return ""
+	}
+	return d.URI
+}
+
+// fromWire builds an Error from a JSON-RPC error response.
+func fromWire(method, uri string, we *jsonrpc.Error) *Error {
+	if u := dataURI(we.Data); uri == "" {
+		uri = u
+	}
+	return &Error{
+		Kind: Classify(we.Code, we.Message, we.Data), Code: we.Code, Message: we.Message,
+		Data: we.Data, Method: method, URI: uri, Err: we,
+	}
+}
+
+func newError(kind Kind, cause error, method, uri, format string, args ...any) *Error {
+	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...), Method: method, URI: uri, Err: cause}
+}
+
+// fromContext turns a finished call context into a timeout or cancellation.
+func fromContext(ctx context.Context, method, uri string) *Error {
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return newError(KindTimeout, ErrTimeout, method, uri, "no response before the deadline")
+	}
+	return newError(KindCancelled, context.Cause(ctx), method, uri, "cancelled: %v", context.Cause(ctx))
+}
+
+// AsError returns err as an [*Error] when it is one (or wraps one).
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// ErrorCode returns the JSON-RPC code carried by err, or 0 when err carries
+// none (local failures such as timeouts).
+func ErrorCode(err error) int64 {
+	if e, ok := AsError(err); ok {
+		return e.Code
+	}
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return we.Code
+	}
+	return 0
+}
+
+// IsNotFound reports whether err says the resource does not exist.
+func IsNotFound(err error) bool {
+	e, ok := AsError(err)
+	return ok && e.Kind == KindNotFound
+}
+
+// IsRetryable reports whether retrying the call may succeed: -32603, -32003,
+// timeouts and dropped connections. Everything else is permanent.
+func IsRetryable(err error) bool {
+	e, ok := AsError(err)
+	return ok && e.Retryable()
+}

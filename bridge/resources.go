@@ -1,0 +1,303 @@
+package bridge
+
+import (
+	"context"
+	stdjson "encoding/json"
+	"errors"
+	"fmt"
+
+	json "github.com/segmentio/encoding/json"
+)
+
+// A List is what a paginated listing gathered. It is returned even when the
+// listing stopped early, together with the error that stopped it.
+type List[T any] struct {
+	Items []T
+	// Pages is the number of pages received.
+	Pages int
+	// Invalid reports each malformed entry that was skipped (missing uri or
+	// name, wrong types); the valid entries of the same page are kept.
+	Invalid []error
+	// Truncated is set when the listing stopped before the server's last
+	// page (a repeated cursor, the page cap, or a failed page).
+	Truncated bool
+}
+
+// A PageFunc sees each page as it arrives, so a UI can stream a long list.
+type PageFunc[T any] func(page []T, invalid []error)
+
+// gate fails locally, without a round trip, when the server did not declare
+// what a method needs.
+func (s *Session) gate(method, uri string) error {
+	c := s.init.Capabilities
+	ok := true
+	need := ""
+	switch method {
+	case "resources/list", "resources/templates/list", "resources/read":
+		ok, need = c.Resources != nil, "resources"
+	case "resources/subscribe", "resources/unsubscribe":
+		ok, need = c.Resources != nil && c.Resources.Subscribe, "resources.subscribe"
+	case "completion/complete":
+		ok, need = c.Completions != nil || s.init.ProtocolVersion == "2024-11-05", "completions"
+	case "tools/list", "tools/call":
+		ok, need = c.Tools != nil, "tools"
+	}
+	if ok {
+		return nil
+	}
+	return newError(KindUnsupported, ErrNotSupported, method, uri, "the server did not declare the %q capability; nothing was sent", need)
+}
+
+// Supports reports whether the server's capabilities allow method (the same
+// rule the typed calls apply before sending).
+func (s *Session) Supports(method string) bool { return s.gate(method, "") == nil }
+
+// ListResources follows nextCursor through every page of resources/list.
+func (s *Session) ListResources(ctx context.Context, onPage PageFunc[Resource]) (*List[Resource], error) {
+	return listAll(ctx, s, "resources/list", "resources", validResource, onPage)
+}
+
+// ListTemplates follows nextCursor through every page of resources/templates/list.
+func (s *Session) ListTemplates(ctx context.Context, onPage PageFunc[ResourceTemplate]) (*List[ResourceTemplate], error) {
+	return listAll(ctx, s, "resources/templates/list", "resourceTemplates", validTemplate, onPage)
+}
+
+// ListTools follows nextCursor through every page of tools/list.
+func (s *Session) ListTools(ctx context.Context) (*List[Tool], error) {
+	return listAll(ctx, s, "tools/list", "tools", validTool, nil)
+}
+
+func validResource(r *Resource) error {
+	switch {
+	case r.URI == "":
+		return errors.New(`missing "uri"`)
+	case r.Name == "":
+		return fmt.Errorf(`resource %q: missing "name"`, r.URI)
+	}
+	return nil
+}
+
+func validTemplate(t *ResourceTemplate) error {
+	switch {
+	case t.URITemplate == "":
+		return errors.New(`missing "uriTemplate"`)
+	case t.Name == "":
+		return fmt.Errorf(`template %q: missing "name"`, t.URITemplate)
+	}
+	return nil
+}
+
+func validTool(t *Tool) error {
+	if t.Name == "" {
+		return errors.New(`missing "name"`)
+	}
+	return nil
+}
+
+func listAll[T any](ctx context.Context, s *Session, method, field string, valid func(*T) error, onPage PageFunc[T]) (*List[T], error) {
+	out := &List[T]{}
+	if err := s.gate(method, ""); err != nil {
+		return out, err
+	}
+	seen := map[string]bool{}
+	cursor := ""
+	for {
+		if out.Pages >= s.o.PageCap {
+			out.Truncated = true
+			return out, newError(KindLimit, nil, method, "", "stopped after the page cap of %d pages; returning the %d entries gathered", s.o.PageCap, len(out.Items))
+		}
+		var params any
+		if cursor != "" {
+			params = map[string]string{"cursor": cursor}
+		}
+		var raw stdjson.RawMessage
+		if err := s.call(ctx, method, "", params, &raw); err != nil {
+			out.Truncated = out.Pages > 0
+			return out, err
+		}
+		var page struct {
+			Items      *[]stdjson.RawMessage `json:"-"`
+			NextCursor string                `json:"nextCursor"`
+		}
+		var fields map[string]stdjson.RawMessage
+		if err := json.Unmarshal(raw, &fields); err != nil {
+			out.Truncated = true
+			return out, newError(KindProtocol, ErrProtocol, method, "", "malformed result: %v", err)
+		}
+		var items []stdjson.RawMessage
+		if f, ok := fields[field]; !ok {
+			out.Truncated = true
+			return out, newError(KindProtocol, ErrProtocol, method, "", "result has no %q array", field)
+		} else if err := json.Unmarshal(f, &items); err != nil {
+			out.Truncated = true
+			return out, newError(KindProtocol, ErrProtocol, method, "", "%q is not an array: %v", field, err)
+		}
+		if nc, ok := fields["nextCursor"]; ok && string(nc) != "null" {
+			if err := json.Unmarshal(nc, &page.NextCursor); err != nil {
+				out.Truncated = true
+				return out, newError(KindProtocol, ErrProtocol, method, "", "nextCursor is not a string: %s", nc)
+			}
+		}
+		out.Pages++
+		good := make([]T, 0, len(items))
+		var bad []error
+		for i, it := range items {
+			var v T
+			err := json.Unmarshal(it, &v)
+			if err == nil {
+				err = valid(&v)
+			}
+			if err != nil {
+				bad = append(bad, fmt.Errorf("%s page %d entry %d: %v", method, out.Pages, i, err))
+				continue
+			}
+			good = append(good, v)
+		}
+		out.Items = append(out.Items, good...)
+		out.Invalid = append(out.Invalid, bad...)
+		if onPage != nil {
+			onPage(good, bad)
+		}
+		if page.NextCursor == "" {
+			return out, nil
+		}
+		if seen[page.NextCursor] {
+			out.Truncated = true
+			return out, newError(KindProtocol, ErrProtocol, method, "", "the server repeated cursor %q; stopped with the %d entries gathered", page.NextCursor, len(out.Items))
+		}
+		seen[page.NextCursor] = true
+		cursor = page.NextCursor
+	}
+}
+
+// A PartsError reports parts of a read that did not decode. The contents
+// slice returned with it keeps its order: each bad index holds a part with
+// only its URI (when readable) and must be shown as an error.
+type PartsError struct {
+	URI   string
+	Parts map[int]error
+}
+
+func (e *PartsError) Error() string {
+	return fmt.Sprintf("resources/read %q: %d malformed part(s)", e.URI, len(e.Parts))
+}
+
+// ReadResource reads uri and returns every part of contents, in order, with
+// the presence of text and blob kept. A result without a contents array is a
+// protocol error. Malformed parts are reported in a [*PartsError] alongside
+// the good ones.
+func (s *Session) ReadResource(ctx context.Context, uri string) ([]ResourceContents, error) {
+	const method = "resources/read"
+	if err := s.gate(method, uri); err != nil {
+		return nil, err
+	}
+	var raw stdjson.RawMessage
+	if err := s.call(ctx, method, uri, map[string]string{"uri": uri}, &raw); err != nil {
+		return nil, err
+	}
+	return DecodeReadResult(uri, raw)
+}
+
+// DecodeReadResult decodes the result of resources/read for uri.
+func DecodeReadResult(uri string, raw []byte) ([]ResourceContents, error) {
+	var res struct {
+		Contents *[]ResourceContents `json:"contents"`
+	}
+	if err := json.Unmarshal(raw, &res); err == nil {
+		if res.Contents == nil {
+			return nil, newError(KindProtocol, ErrProtocol, "resources/read", uri, "result has no \"contents\" array")
+		}
+		return *res.Contents, nil
+	}
+	// Slow path: find the bad parts and keep the rest.
+	var loose struct {
+		Contents *[]stdjson.RawMessage `json:"contents"`
+	}
+	if err := json.Unmarshal(raw, &loose); err != nil {
+		return nil, newError(KindProtocol, ErrProtocol, "resources/read", uri, "malformed result: %v", err)
+	}
+	if loose.Contents == nil {
+		return nil, newError(KindProtocol, ErrProtocol, "resources/read", uri, "result has no \"contents\" array")
+	}
+	out := make([]ResourceContents, len(*loose.Contents))
+	perr := &PartsError{URI: uri, Parts: map[int]error{}}
+	for i, p := range *loose.Contents {
+		if err := json.Unmarshal(p, &out[i]); err != nil {
+			var u struct {
+				URI string `json:"uri"`
+			}
+			json.Unmarshal(p, &u)
+			out[i] = ResourceContents{URI: u.URI}
+			perr.Parts[i] = fmt.Errorf("part %d: %v", i, err)
+		}
+	}
+	return out, perr
+}
+
+// Subscribe asks for notifications/resources/updated about uri. It is gated
+// on resources.subscribe.
+func (s *Session) Subscribe(ctx context.Context, uri string) error {
+	if err := s.gate("resources/subscribe", uri); err != nil {
+		return err
+	}
+	return s.call(ctx, "resources/subscribe", uri, map[string]string{"uri": uri}, nil)
+}
+
+// Unsubscribe undoes [Session.Subscribe].
+func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
+	if err := s.gate("resources/unsubscribe", uri); err != nil {
+		return err
+	}
+	return s.call(ctx, "resources/unsubscribe", uri, map[string]string{"uri": uri}, nil)
+}
+
+// Complete asks completion/complete for values of one argument of a resource
+// template (ref/resource). args holds variables already chosen.
+func (s *Session) Complete(ctx context.Context, uriTemplate, name, value string, args map[string]string) (*Completion, error) {
+	const method = "completion/complete"
+	if err := s.gate(method, uriTemplate); err != nil {
+		return nil, err
+	}
+	params := map[string]any{
+		"ref":      map[string]string{"type": "ref/resource", "uri": uriTemplate},
+		"argument": map[string]string{"name": name, "value": value},
+	}
+	if len(args) > 0 {
+		params["context"] = map[string]any{"arguments": args}
+	}
+	var res struct {
+		Completion *Completion `json:"completion"`
+	}
+	if err := s.call(ctx, method, uriTemplate, params, &res); err != nil {
+		return nil, err
+	}
+	if res.Completion == nil {
+		return nil, newError(KindProtocol, ErrProtocol, method, uriTemplate, "result has no \"completion\" object")
+	}
+	if res.Completion.Values == nil {
+		res.Completion.Values = []string{}
+	}
+	return res.Completion, nil
+}
+
+// CallTool calls a tool and returns its raw CallToolResult, so that content
+// blocks of types this client does not know pass through untouched (the
+// dedupe filter works on it). A tool's own failure comes back in-band with
+// isError; JSON-RPC errors (unknown tool...) are returned as errors.
+func (s *Session) CallTool(ctx context.Context, name string, args any) (stdjson.RawMessage, error) {
+	const method = "tools/call"
+	if err := s.gate(method, ""); err != nil {
+		return nil, err
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	var raw stdjson.RawMessage
+	if err := s.call(ctx, method, "", map[string]any{"name": name, "arguments": args}, &raw); err != nil {
+		return nil, err
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, newError(KindProtocol, ErrProtocol, method, "", "tool %q: result is not an object", name)
+	}
+	return raw, nil
+}
