@@ -15,12 +15,12 @@ func TestNormalizeURI(t *testing.T) {
 		{"http://example.com?q", "http://example.com/?q"},
 		{"demo://host", "demo://host"}, // no scheme-based rules for unknown schemes
 		{"demo://host:80/x", "demo://host:80/x"},
-		{"file:///A/%7euser", "file:///A/~user"},      // unreserved decoded, path case kept
-		{"file:///a%2fb", "file:///a%2Fb"},             // reserved stays encoded, hex uppercased
-		{"file:///a%2Fb", "file:///a%2Fb"},             // and is not decoded into a '/'
-		{"mem://x/%41%62", "mem://x/Ab"},               // ALPHA is unreserved
-		{"mem://%41B.example/", "mem://ab.example/"},   // decoded host letters are lowercased
-		{"mem://h%c3%a9/", "mem://h%C3%A9/"},           // escapes in host keep uppercase hex
+		{"file:///A/%7euser", "file:///A/~user"},           // unreserved decoded, path case kept
+		{"file:///a%2fb", "file:///a%2Fb"},                 // reserved stays encoded, hex uppercased
+		{"file:///a%2Fb", "file:///a%2Fb"},                 // and is not decoded into a '/'
+		{"mem://x/%41%62", "mem://x/Ab"},                   // ALPHA is unreserved
+		{"mem://%41B.example/", "mem://ab.example/"},       // decoded host letters are lowercased
+		{"mem://h%c3%a9/", "mem://h%C3%A9/"},               // escapes in host keep uppercase hex
 		{"mem://User:Pass@Host/", "mem://User:Pass@host/"}, // userinfo is case-sensitive
 		{"http://[::1]:80/", "http://[::1]/"},
 		{"http://[FE80::1]/", "http://[fe80::1]/"},
