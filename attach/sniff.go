@@ -27,6 +27,9 @@ func essence(s string) string {
 		return ""
 	}
 	m, _, err := mime.ParseMediaType(s)
+	if a, ok := mimeAliases[m]; ok {
+		return a
+	}
 	if err != nil {
 		// Keep what precedes any parameters so the declaration is still
 		// compared, but only when it looks like type/subtype.
@@ -36,6 +39,13 @@ func essence(s string) string {
 		}
 	}
 	return m
+}
+
+// mimeAliases maps common non-standard spellings to the registered type,
+// so "image/jpg" declared on JPEG bytes is not reported as a mismatch.
+var mimeAliases = map[string]string{
+	"image/jpg": "image/jpeg", "image/pjpeg": "image/jpeg", "image/x-png": "image/png",
+	"application/x-pdf": "application/pdf",
 }
 
 // textualTypes are non-text/* types whose content is text.
