@@ -1,0 +1,12 @@
+package bridge
+
+import (
+	"context"
+
+	"github.com/coder/websocket"
+)
+
+// WriteBinaryForTest sends a binary frame, which the contract forbids.
+func WriteBinaryForTest(c *Conn, p []byte) error {
+	return c.ws.Write(context.Background(), websocket.MessageBinary, p)
+}
