@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 )
 
@@ -86,16 +85,17 @@ func (l *Ledger) Filter(server string, result json.RawMessage) (json.RawMessage,
 	if result[top.start] != '[' {
 		return result, rep, errors.New("dedupe: tool result: content is not an array")
 	}
-	var blocks []json.RawMessage
-	if err := json.Unmarshal(result[top.start:top.end], &blocks); err != nil {
-		return result, rep, fmt.Errorf("dedupe: tool result: content is not an array: %w", err)
-	}
+	blocks := splitArray(result[top.start:top.end])
 
 	// Decode and hash outside the lock.
 	cands := make([]candidate, 0, len(blocks))
 	for i, raw := range blocks {
+		// Only blocks that may be resources or links are decoded.
+		if raw[0] != '{' || !bytes.Contains(raw, []byte("resource")) && !bytes.Contains(raw, []byte(`\\u`)) {
+			continue
+		}
 		var b block
-		if raw[0] != '{' || json.Unmarshal(raw, &b) != nil {
+		if json.Unmarshal(raw, &b) != nil {
 			continue
 		}
 		switch b.Type {
@@ -251,44 +251,117 @@ type resultShape struct {
 }
 
 // scanResult walks the top-level members of a tool result without
-// decoding their values, except isError.
+// decoding or copying their values.
 func scanResult(r []byte) (resultShape, error) {
 	var s resultShape
-	dec := json.NewDecoder(bytes.NewReader(r))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	if !json.Valid(r) {
+		var v json.RawMessage
+		err := json.Unmarshal(r, &v)
+		if len(bytes.TrimSpace(r)) == 0 {
+			err = errors.New("empty input")
+		}
+		return s, fmt.Errorf("dedupe: tool result is not a JSON object: %w", err)
+	}
+	i := skipWS(r, 0)
+	if r[i] != '{' {
 		return s, errors.New("dedupe: tool result is not a JSON object")
 	}
 	found := false
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return s, fmt.Errorf("dedupe: tool result: %w", err)
+	for i = skipWS(r, i+1); r[i] != '}'; i = skipWS(r, i+1) {
+		// r is valid JSON: a string key, ':', a value, then ',' or '}'.
+		kend := skipString(r, i)
+		name := string(r[i+1 : kend-1])
+		if bytes.IndexByte(r[i:kend], '\\') >= 0 {
+			json.Unmarshal(r[i:kend], &name)
 		}
-		name, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return s, fmt.Errorf("dedupe: tool result: member %q: %w", name, err)
-		}
+		vstart := skipWS(r, skipWS(r, kend)+1)
+		vend := skipValue(r, vstart)
 		switch name {
 		case "content":
 			if found {
 				return s, errors.New(`dedupe: tool result: "content" appears twice`)
 			}
 			found = true
-			s.end = int(dec.InputOffset())
-			s.start = s.end - len(v)
+			s.start, s.end = vstart, vend
 		case "isError":
-			s.isError = string(v) == "true"
+			s.isError = string(r[vstart:vend]) == "true"
 		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return s, fmt.Errorf("dedupe: tool result: %w", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return s, errors.New("dedupe: tool result: data after the object")
+		if i = skipWS(r, vend); r[i] == '}' {
+			break
+		}
 	}
 	if !found {
 		return s, errors.New(`dedupe: tool result has no "content"`)
 	}
 	return s, nil
+}
+
+// splitArray returns the elements of the valid JSON array a as subslices.
+func splitArray(a []byte) []json.RawMessage {
+	i := skipWS(a, 1)
+	if a[i] == ']' {
+		return nil
+	}
+	var out []json.RawMessage
+	for {
+		end := skipValue(a, i)
+		out = append(out, a[i:end:end])
+		if i = skipWS(a, end); a[i] == ']' {
+			return out
+		}
+		i = skipWS(a, i+1) // past ','
+	}
+}
+
+// The skip functions assume valid JSON (checked by json.Valid first).
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at b[i] == '"'.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// skipValue returns the index after the value starting at b[i].
+func skipValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	for i < len(b) {
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+		i++
+	}
+	return i
 }

@@ -237,7 +237,7 @@ func TestFilterErrors(t *testing.T) {
 		{`{"content":{}}`, "content is not an array"},
 		{`{"content":null}`, "content is not an array"},
 		{`{"content":[],"content":[]}`, "appears twice"},
-		{`{"content":[]} x`, "after the object"},
+		{`{"content":[]} x`, "after top-level value"},
 		{`{"content":[}`, "tool result"},
 		{`{"content":[{"type":"resource","resource":{"uri":"mem://a","text":"A"}}]`, "tool result"},
 	} {

@@ -50,7 +50,7 @@ func measurePart(p *Part) (measure, error) {
 	case p.Text != nil:
 		h := sha256.New()
 		h.Write([]byte{'t'})
-		io.WriteString(h, *p.Text)
+		writeString(h, *p.Text)
 		return finish(h, int64(len(*p.Text))), nil
 	case p.Blob != nil:
 		h := sha256.New()
@@ -70,6 +70,17 @@ func finish(h hash.Hash, size int64) measure {
 	m.size = size
 	m.tokens = estimateTokens(size)
 	return m
+}
+
+// writeString writes s to h through a small buffer rather than converting
+// the whole string to a []byte copy.
+func writeString(h hash.Hash, s string) {
+	var buf [1024]byte
+	for len(s) > 0 {
+		n := copy(buf[:], s)
+		h.Write(buf[:n])
+		s = s[n:]
+	}
 }
 
 // estimateTokens is the usual rough estimate of four bytes per token,
