@@ -95,9 +95,11 @@ const (
 	nFields
 )
 
-// fieldWeight ranks a match in a name or title above one in the URI, and
-// one in the URI above one in the description.
-var fieldWeight = [nFields]int{fName: 3, fTitle: 3, fURI: 2, fDesc: 1}
+// fieldBonus ranks a match in a name or title above an equal one in the
+// URI, and one in the URI above one in the description. It is added, not
+// multiplied, so a whole-word match in a description still beats letters
+// scattered through a name.
+var fieldBonus = [nFields]int{fName: 24, fTitle: 24, fURI: 12, fDesc: 0}
 
 type field struct {
 	orig  string
@@ -368,12 +370,13 @@ func (f *field) boundary(i int) bool {
 // starts and the field's start earn bonuses; gaps cost.
 const (
 	scoreChar        = 16
-	bonusConsecutive = 10
-	bonusBoundary    = 12
+	bonusConsecutive = 12
+	bonusBoundary    = 20
 	bonusFieldStart  = 24
 	bonusExact       = 40
-	penaltyGapStart  = 3
-	penaltyGapMax    = 12
+	bonusSubstring   = 32
+	penaltyGapStart  = 6
+	penaltyGapMax    = 10
 )
 
 // score rates the matched rune byte offsets pos (in fold) of one field.
@@ -422,7 +425,7 @@ func (f *field) match(q *query, buf []int) (score int, pos []int, ok bool) {
 		}
 		i += from
 		fillContiguous(q, pos, i)
-		if s := f.score(q, pos); s > best {
+		if s := f.score(q, pos) + bonusSubstring; s > best {
 			best, bestAt = s, i
 		}
 		if f.boundary(i) {
@@ -443,17 +446,12 @@ func (f *field) match(q *query, buf []int) (score int, pos []int, ok bool) {
 		}
 		end += i + len(r)
 	}
-	// ...then backwards from its end for the tightest start...
-	start := end
+	// ...then backwards from its end: the latest occurrence of each rune
+	// gives the tightest window (fzf's v1 algorithm).
+	at := end
 	for k := n - 1; k >= 0; k-- {
-		start = strings.LastIndex(f.fold[:start], q.runes[k])
-	}
-	// ...then greedily forwards from that start.
-	at := start
-	for k, r := range q.runes {
-		i := strings.Index(f.fold[at:], r)
-		pos[k] = at + i
-		at += i + len(r)
+		at = strings.LastIndex(f.fold[:at], q.runes[k])
+		pos[k] = at
 	}
 	return f.score(q, pos), pos, true
 }
@@ -522,7 +520,7 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 		best, ok := 0, len(qq.runes) == 0
 		for f := range e.fields {
 			if s, _, m := e.fields[f].match(&qq, buf); m {
-				if ws := s * fieldWeight[f]; !ok || ws > best {
+				if ws := s + fieldBonus[f]; !ok || ws > best {
 					best = ws
 				}
 				ok = true
