@@ -48,7 +48,11 @@ type Options struct {
 	PageCap int
 	// Token is sent as the subprotocol entry "mcp.token.<token>".
 	Token string
-	// OnResourceUpdated receives notifications/resources/updated.
+	// OnResourceUpdated receives notifications/resources/updated. Unlike the
+	// other handlers it runs on the read loop, in order with responses, so a
+	// host can tell that a read whose response arrives after an update may
+	// hold a stale snapshot. It must return quickly and must not call the
+	// Session synchronously.
 	OnResourceUpdated func(uri string)
 	// OnListChanged receives notifications/{resources,tools,prompts}/list_changed
 	// with "resources", "tools" or "prompts".
@@ -241,6 +245,8 @@ func (s *Session) readLoop() {
 		case *jsonrpc.Request:
 			if m.IsCall() {
 				s.answer(m)
+			} else if m.Method == "notifications/resources/updated" {
+				s.updated(m)
 			} else {
 				s.notes.pushFunc(func() { s.dispatch(m) })
 			}
@@ -326,19 +332,22 @@ func (s *Session) answer(r *jsonrpc.Request) {
 	go s.conn.Write(context.Background(), resp)
 }
 
+// updated handles notifications/resources/updated on the read loop.
+func (s *Session) updated(r *jsonrpc.Request) {
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if err := json.Unmarshal(r.Params, &p); err != nil || p.URI == "" {
+		s.protocolError(fmt.Errorf("%w: notifications/resources/updated without a uri: %s", ErrProtocol, r.Params))
+		return
+	}
+	if s.o.OnResourceUpdated != nil {
+		s.o.OnResourceUpdated(p.URI)
+	}
+}
+
 func (s *Session) dispatch(r *jsonrpc.Request) {
 	switch r.Method {
-	case "notifications/resources/updated":
-		var p struct {
-			URI string `json:"uri"`
-		}
-		if err := json.Unmarshal(r.Params, &p); err != nil || p.URI == "" {
-			s.protocolError(fmt.Errorf("%w: notifications/resources/updated without a uri: %s", ErrProtocol, r.Params))
-			return
-		}
-		if s.o.OnResourceUpdated != nil {
-			s.o.OnResourceUpdated(p.URI)
-		}
 	case "notifications/resources/list_changed":
 		if s.o.OnListChanged != nil {
 			s.o.OnListChanged("resources")
