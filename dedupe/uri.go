@@ -11,12 +11,13 @@ import "strings"
 //     for those four schemes.
 //
 // It never removes dot-segments or resolves anything, and leaves parts it
-// cannot parse (an invalid port, a string without a scheme) as they are,
-// apart from percent-encoding case. It is idempotent.
+// cannot parse (a string without a scheme, an invalid host or port, a
+// stray '%') as they are. It is idempotent.
 func normalizeURI(s string) string {
 	i := schemeEnd(s)
 	if i < 0 {
-		return pctNormalize(s)
+		// Not an absolute URI: nothing to normalise against.
+		return s
 	}
 	scheme := strings.ToLower(s[:i])
 	rest := s[i+1:]
@@ -42,9 +43,9 @@ func normalizeURI(s string) string {
 			host, port, hasPort = hostport[:c], hostport[c+1:], true
 		}
 		def := defaultPort(scheme)
-		if hasPort && !allDigits(port) {
-			// Not a port: do not guess what it is.
-			b.WriteString(pctNormalize(auth))
+		if hasPort && !allDigits(port) || !validHost(host) {
+			// Not a host and port: do not guess what it is.
+			b.WriteString(auth)
 		} else {
 			b.WriteString(pctNormalize(userinfo))
 			b.WriteString(lowerOutsideEscapes(pctNormalize(host)))
@@ -78,6 +79,15 @@ func schemeEnd(s string) int {
 	return -1
 }
 
+// validHost rejects a host with a colon outside an IP literal, which the
+// port split would otherwise misread.
+func validHost(h string) bool {
+	if strings.HasPrefix(h, "[") {
+		return strings.HasSuffix(h, "]") && strings.Count(h, "[") == 1 && strings.Count(h, "]") == 1
+	}
+	return !strings.ContainsAny(h, ":[]")
+}
+
 func defaultPort(scheme string) string {
 	switch scheme {
 	case "http", "ws":
@@ -89,11 +99,20 @@ func defaultPort(scheme string) string {
 }
 
 // pctNormalize decodes percent-encoded unreserved characters and uppercases
-// the hex digits of the remaining percent-encodings. Malformed '%' sequences
-// are left alone.
+// the hex digits of the remaining percent-encodings. A string with a
+// malformed '%' is not a valid URI component and is returned unchanged
+// (decoding next to a stray '%' could even create a new escape).
 func pctNormalize(s string) string {
 	if strings.IndexByte(s, '%') < 0 {
 		return s
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' {
+			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+				return s
+			}
+			i += 2
+		}
 	}
 	var b strings.Builder
 	b.Grow(len(s))

@@ -28,11 +28,16 @@ func TestNormalizeURI(t *testing.T) {
 		{"file:///a/%2E%2E/c", "file:///a/../c"},     // decoding '.' is allowed; no resolution follows
 		{"demo://h:port/x", "demo://h:port/x"},       // not a port: left alone
 		{"DEMO://H:port/x", "demo://H:port/x"},
-		{"no scheme/%7e", "no scheme/~"},
+		{"no scheme/%7e", "no scheme/%7e"}, // not absolute: left alone
+		{"%70A0:", "%70A0:"},
+		{"A://A:%30", "a://A:%30"},
 		{"bad%zzescape", "bad%zzescape"},
+		{"mem://h/%%61%7e", "mem://h/%%61%7e"}, // a stray '%': the component is left as is
 		{"trailing%4", "trailing%4"},
 		{"mailto:Joe@Example.COM", "mailto:Joe@Example.COM"}, // no authority, nothing to lowercase
 		{"", ""},
+		{"A://::", "a://::"},                   // a colon in the host: left alone
+		{"HTTP://[::1:80/", "http://[::1:80/"}, // unterminated IP literal
 	}
 	for _, tt := range tests {
 		if got := normalizeURI(tt.in); got != tt.want {
