@@ -6,7 +6,7 @@ WASM_FLAGS := -trimpath -ldflags="-s -w"
 ADDR ?= 127.0.0.1:8080
 FUZZTIME ?= 10s
 
-.PHONY: all build wasm demo test test-deps check unit fuzz bench size clean
+.PHONY: all build wasm demo test test-deps check unit e2e fuzz fuzz-short bench size size-check clean
 
 all: build
 
@@ -24,7 +24,7 @@ demo: build
 
 ## test: everything — format, vet (native and js/wasm), the wasm dependency rule,
 ## a js/wasm build of every package, unit + integration + browser tests, size budget, short fuzzing
-test: test-deps check build unit size-check fuzz-short
+test: test-deps check build unit e2e size-check fuzz-short
 
 test-deps:
 	bash scripts/test-deps.sh
@@ -44,6 +44,10 @@ check:
 
 unit:
 	$(GO) test -race -count=1 -timeout 15m ./...
+
+## e2e: browser and interop tests (node --test, headless Debian chromium via playwright-core)
+e2e: build
+	cd e2e && node --test --test-concurrency=1 --test-timeout=300000 $$(ls *.test.mjs)
 
 ## fuzz-short: every fuzz target for a bounded time (FUZZTIME, default 10s); `make fuzz FUZZTIME=5m` runs longer
 fuzz-short:

@@ -1,0 +1,56 @@
+// Shared helpers for the browser and interop tests (node --test e2e/).
+// Starts the real mcphost binary on a free loopback port and Debian's
+// Chromium through playwright-core (never a downloaded browser).
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const binary = process.env.MCPHOST_BIN || path.join(root, "bin", "mcphost");
+
+/**
+ * Starts `bin/mcphost -addr 127.0.0.1:0 ...args` and resolves once it prints
+ * its URL. Returns { url, wsUrl, proc, stop, logs }.
+ */
+export async function startMcphost(args = [], { cwd = root, env = {} } = {}) {
+  const proc = spawn(binary, ["-addr", "127.0.0.1:0", ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const logs = [];
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("mcphost did not print its URL in 20 s:\n" + logs.join(""))), 20000);
+    const onData = (d) => {
+      const s = d.toString();
+      logs.push(s);
+      const m = s.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (m) { clearTimeout(timer); resolve(m[0]); }
+    };
+    proc.stdout.on("data", onData);
+    proc.stderr.on("data", onData);
+    proc.on("exit", (code) => { clearTimeout(timer); reject(new Error(`mcphost exited (${code}):\n${logs.join("")}`)); });
+  });
+  const wsUrl = url.replace(/^http/, "ws") + "mcp";
+  const stop = async () => {
+    if (proc.exitCode !== null) return;
+    const done = new Promise((r) => proc.once("exit", r));
+    proc.kill("SIGTERM");
+    const t = setTimeout(() => proc.kill("SIGKILL"), 5000);
+    await done;
+    clearTimeout(t);
+  };
+  return { url, wsUrl, proc, stop, logs };
+}
+
+/** Launches headless Debian Chromium with the flags this machine needs. */
+export async function launchBrowser() {
+  const userDataDir = mkdtempSync(path.join(tmpdir(), "mcphost-chromium-"));
+  const browser = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync"],
+  });
+  const close = async () => { await browser.close(); rmSync(userDataDir, { recursive: true, force: true }); };
+  return { context: browser, close };
+}
