@@ -446,6 +446,24 @@ func TestFaults(t *testing.T) {
 			t.Fatalf("server saw %v, want a 1009 close", perr)
 		}
 	})
+	t.Run("a 100 MB frame against the default 64 MiB limit", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("allocates 100 MB")
+		}
+		p := &scripted{reply: func(_ *bridge.Conn, id json.RawMessage, method string, _ json.RawMessage) []string {
+			return []string{result(id, `{"contents":[{"uri":"x://huge","blob":"`+strings.Repeat("A", 100<<20)+`"}]}`)}
+		}}
+		s := dial(t, startScripted(t, p), nil)
+		other := make(chan error, 1)
+		go func() { _, err := s.ListTools(ctx); other <- err }() // a second pending call fails too
+		_, err := s.ReadResource(ctx, "x://huge")
+		if e, ok := bridge.AsError(err); !ok || e.Kind != bridge.KindLimit || !strings.Contains(err.Error(), "67108864") {
+			t.Fatalf("err = %v", err)
+		}
+		if err := <-other; !errors.Is(err, bridge.ErrTooBig) {
+			t.Fatalf("other pending call: %v", err)
+		}
+	})
 	t.Run("binary frame closes with 1003", func(t *testing.T) {
 		p := &scripted{}
 		url := serve(t, bridge.Endpoint(nil, func(ctx context.Context, c *bridge.Conn) {

@@ -87,12 +87,14 @@ func newGoServer(t *testing.T, n int) *goServer {
 	return g
 }
 
-func serve(t *testing.T, h http.Handler) string {
+func serve(t testing.TB, h http.Handler) string {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return "ws" + strings.TrimPrefix(srv.URL, "http")
 }
+
+func serveB(b *testing.B, h http.Handler) string { return serve(b, h) }
 
 func dial(t *testing.T, url string, o *bridge.Options) *bridge.Session {
 	t.Helper()
