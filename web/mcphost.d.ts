@@ -1,0 +1,376 @@
+// Types of web/mcphost.js, the JavaScript API of mcphost: an MCP host for web
+// chat frontends, running as Go compiled to WebAssembly. One ES module, no
+// build step:
+//
+//   import { connect, MCPError } from "./mcphost.js"
+//   const host = await connect("ws://127.0.0.1:8080/mcp", { clientInfo: { name: "my-chat", version: "1.0" } })
+//   host.addEventListener("updated", e => render(e.detail.uri, e.detail.parts))
+//   const parts = await host.attach("docs://team/platform/onboarding.md")
+//
+// The module loads wasm_exec.js and mcphost.wasm (both next to it, or
+// options.wasmUrl) once per page; every host shares that one Go instance and
+// has its own connection and context. See docs/embedding.md for the
+// Content-Security-Policy a page needs and for Trusted Types.
+
+/** Connects to an MCP server over WebSocket (subprotocol "mcp"), initializes,
+ * and starts listing resources and templates into the picker index in the
+ * background (progress arrives as `listprogress` events). Rejects with an
+ * {@link MCPError} when the server cannot be reached or initialized. */
+export function connect(url: string | URL, options?: ConnectOptions): Promise<Host>
+
+/** Options of {@link connect}. Every field is optional; defaults are shown. */
+export interface ConnectOptions {
+  /** Deadline of each request without its own timeoutMs, and of connecting. Default 5000. */
+  timeoutMs?: number
+  /** Deadline of tools/call. Default 60000. */
+  toolTimeoutMs?: number
+  /** How long refresh() waits for re-reads before marking the rest stale. Default 800. */
+  refreshDeadlineMs?: number
+  /** Sniffed image types that may go to the model as images (forwardAsImage).
+   * Default ["image/png", "image/jpeg", "image/gif", "image/webp"]; SVG never does. */
+  acceptImages?: string[]
+  /** Let rendered Markdown load http(s) images. Default false: they become links. */
+  remoteImages?: boolean
+  /** Largest decoded part; bigger parts become error parts of kind "limit". Default 20 MiB. */
+  maxPartBytes?: number
+  /** Largest decoded size of all parts of one read together. Default 48 MiB. */
+  maxReadBytes?: number
+  /** Sent in initialize. Default { name: "mcphost", version: "0.1.0" }. */
+  clientInfo?: Implementation
+  /** Bearer-like token, sent only as the WebSocket subprotocol entry
+   * "mcp.token.<token>" (never in the URL). Characters [A-Za-z0-9._~-] only;
+   * anything else rejects with kind "invalid". Default none. */
+  token?: string
+  /** Where mcphost.wasm is. Default: "mcphost.wasm" next to mcphost.js. Only
+   * the first connect() of a page loads the module; later values are ignored. */
+  wasmUrl?: string | URL
+  /** Reconnect with capped exponential backoff after a lost connection. Default true. */
+  reconnect?: boolean
+  /** Aborting it abandons connecting (rejects with kind "cancelled"). */
+  signal?: AbortSignal
+}
+
+/** The last argument of every async method. */
+export interface CallOptions {
+  /** Aborting cancels the request on the wire (notifications/cancelled) and
+   * rejects with an MCPError of kind "cancelled" whose name is "AbortError". */
+  signal?: AbortSignal
+  /** Deadline of this call, overriding the connect() default. */
+  timeoutMs?: number
+}
+
+/** Why a call failed; switch on this, not on messages.
+ * - not_found: the resource does not exist (-32002, or -32602 with data.uri or a not-found message)
+ * - invalid: the request was rejected (-32602, -32600, -32700), or a bad argument (template, token)
+ * - unsupported: the server lacks the method (-32601) or the capability
+ * - unavailable: internal error (-32603, -32003) or lost connection; retryable
+ * - timeout: the deadline passed; retryable
+ * - limit: a size limit was exceeded
+ * - protocol: a malformed message, a panic in the module, or the Go runtime exited
+ * - cancelled: the caller's signal aborted the call
+ * - error: any other error the server returned */
+export type ErrorKind =
+  | "not_found" | "invalid" | "unsupported" | "unavailable" | "timeout"
+  | "limit" | "protocol" | "cancelled" | "error"
+
+/** Every failure of this API. A real Error subclass. */
+export class MCPError extends Error {
+  constructor(message: string, init?: Partial<Pick<MCPError, "kind" | "code" | "data" | "uri" | "method" | "index">>)
+  /** "MCPError", or "AbortError" when kind is "cancelled" (so code that checks
+   * `err.name === "AbortError"` after aborting a signal keeps working). */
+  name: "MCPError" | "AbortError"
+  readonly kind: ErrorKind
+  /** The JSON-RPC error code the server sent (e.g. -32002); for an error part
+   * the attach code string ("too_large", "bad_base64", "neither_payload",
+   * "both_payloads", "missing_uri", "malformed_part", "bad_contents");
+   * 0 for local failures (timeouts, lost connection, cancellation). */
+  readonly code: number | string
+  /** The error's data exactly as the server sent it (parsed JSON), or undefined. */
+  readonly data: unknown
+  /** The resource URI the failure concerns, when there is one. */
+  readonly uri: string | undefined
+  /** The MCP method of the failed request ("resources/read", ...), when there is one. */
+  readonly method: string | undefined
+  /** For an error part: its index in the read's contents. */
+  readonly index: number | undefined
+  /** Whether the same call may succeed later: kinds "unavailable" and "timeout". */
+  readonly retryable: boolean
+}
+
+/** A connection to one MCP server, with its own context of attachments.
+ * Events are CustomEvents; see {@link HostEventMap} for their detail shapes. */
+export interface Host extends EventTarget {
+  /** The WebSocket URL given to connect(). */
+  readonly url: string
+  /** Protocol revision the server agreed to (e.g. "2025-11-25"). */
+  readonly protocolVersion: string
+  readonly serverInfo: Implementation
+  /** The server's capabilities object, as it sent it. */
+  readonly capabilities: Record<string, unknown>
+  /** The server's instructions ("" when none). */
+  readonly instructions: string
+
+  /** Every resource descriptor, all pages: waits for the background listing.
+   * At the page cap it resolves with what was gathered (the final
+   * listprogress event says truncated). */
+  resources(options?: CallOptions): Promise<Resource[]>
+  /** Every resource template, all pages (like resources()). */
+  templates(options?: CallOptions): Promise<ResourceTemplate[]>
+  /** Every tool, all pages. */
+  tools(options?: CallOptions): Promise<Tool[]>
+
+  /** Ranked fuzzy matches from the picker index, synchronously (no network;
+   * fast enough per keystroke). An empty query lists by priority and name. */
+  mention(query: string, options?: MentionOptions): Match[]
+  /** Expands an RFC 6570 URI template synchronously. A simple {var} and {/var}
+   * percent-encode reserved characters (a value can never add path segments
+   * or a query) and refuse a value that is exactly "." or ".."; {+var},
+   * {#var}, {?var} and the other operators behave as the RFC says. Throws an
+   * MCPError of kind "invalid" whose data is { template, offset, var }. */
+  expand(uriTemplate: string, vars: Record<string, string>): string
+  /** The variable names of a URI template, in order, each once ([] when malformed). */
+  templateVars(uriTemplate: string): string[]
+  /** Asks the server for completion values of a template argument
+   * (completion/complete); contextArgs are the arguments already chosen. */
+  complete(uriTemplate: string, argName: string, value: string,
+    contextArgs?: Record<string, string>, options?: CallOptions): Promise<Completion>
+
+  /** Reads uri and records every part in the context (replacing an earlier
+   * copy of the same URI), subscribing to updates when the server supports
+   * it. Resolves to one Attachment per contents part; a bad part is an error
+   * Attachment in its place. Rejects (e.g. kind "not_found") when the read fails. */
+  attach(uri: string, options?: CallOptions): Promise<Attachment[]>
+  /** Removes uri from the context and unsubscribes. Returns whether it was attached. */
+  detach(uri: string): boolean
+  /** The context: every part of every attached document, in attach order, with its state. */
+  attachments(): Attachment[]
+  /** Re-reads every attachment in parallel before a turn. Reads not done by
+   * refreshDeadlineMs are cancelled and their attachments marked stale (the
+   * old copy is kept; a `stale` event fires). Resolves when all are settled. */
+  refresh(options?: CallOptions): Promise<void>
+
+  /** Calls a tool and filters its result against the context: embedded
+   * resources and resource links the context already holds are dropped. */
+  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<ToolCallResult>
+  /** The same filter for a tools/call result obtained elsewhere. Throws an
+   * MCPError of kind "invalid" when result is not an object with a content array. */
+  filterToolResult(result: CallToolResult): ToolCallResult
+  /** Dedupe figures of this host's session. */
+  figures(): Figures
+
+  /** Ends the session and stops reconnecting; later calls reject with kind
+   * "unavailable". Idempotent. */
+  close(): Promise<void>
+
+  addEventListener<K extends keyof HostEventMap>(type: K,
+    listener: (this: Host, ev: HostEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions): void
+  removeEventListener<K extends keyof HostEventMap>(type: K,
+    listener: (this: Host, ev: HostEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | EventListenerOptions): void
+}
+
+/** Events of a {@link Host}, all CustomEvents. */
+export interface HostEventMap {
+  /** An attached document changed on the server and was re-read; parts are its new parts. */
+  updated: CustomEvent<{ uri: string; parts: Attachment[] }>
+  /** An attachment could not be re-read in time (or a tool result carried a
+   * different copy); its old copy is kept, marked stale. */
+  stale: CustomEvent<{ uri: string; reason: string }>
+  /** An attached document no longer exists; its last copy is kept, marked gone. */
+  gone: CustomEvent<{ uri: string }>
+  /** A tool result carried a newer copy of this attached part; it is marked superseded. */
+  superseded: CustomEvent<{ uri: string }>
+  /** The server's resource list changed; the picker index has been updated. */
+  listchanged: CustomEvent<Record<string, never>>
+  /** Listing progress: counts so far; done on the last event of a listing. */
+  listprogress: CustomEvent<{ resources: number; templates: number; done: boolean; truncated: boolean; errors: string[] }>
+  /** The connection was lost (pending calls reject with kind "unavailable");
+   * reconnecting follows unless reconnect was false. Also fired, with kind
+   * "protocol" failures, if the Go runtime ever exits. */
+  disconnected: CustomEvent<{ reason: string }>
+  /** Reconnected, re-initialized, re-subscribed and re-read; nothing in the context was lost. */
+  reconnected: CustomEvent<Record<string, never>>
+}
+
+export type AttachmentState = "fresh" | "stale" | "gone" | "superseded"
+
+/** One part of a read, ready for a context window and a UI. */
+export interface Attachment {
+  /** The part's own uri (a read may return sub-resources). */
+  uri: string
+  /** Index of the part in the read's contents. */
+  part: number
+  kind: "text" | "binary" | "error"
+  /** Effective type: what the bytes are (sniffed, reconciled with the declaration). */
+  mimeType: string
+  /** The mimeType the server declared ("" when none). */
+  declaredMimeType: string
+  /** What sniffing the bytes found. */
+  sniffedMimeType: string
+  /** Present exactly when the part carries text ("" for an empty document). */
+  text?: string
+  /** Sanitized HTML, only for Markdown; safe for innerHTML (see docs/embedding.md for Trusted Types). */
+  html?: string
+  /** A binary part's decoded bytes, copied once from the module. */
+  bytes?: Uint8Array
+  /** The bytes may go to the model as an image of type mimeType. */
+  forwardAsImage: boolean
+  /** The part can go to a model as it is (as text or an image). */
+  presentable: boolean
+  /** Whether the part belongs in the next model request: fresh and stale
+   * parts do (stale ones with a warning); gone, superseded and error parts do not. */
+  forModel: boolean
+  /** Every disagreement between declaration and bytes, and every decision not to forward. */
+  warnings: string[]
+  /** Decoded size in bytes (UTF-8 bytes for text). */
+  size: number
+  /** Payload size on the wire (base64 length for blobs). */
+  wireSize: number
+  /** Estimated model tokens of text (UTF-8 bytes / 4); 0 without text. */
+  tokens: number
+  /** Freshness; error parts keep "fresh" only nominally and are never forModel. */
+  state: AttachmentState
+  /** Set exactly when kind is "error": why this part could not be used. */
+  error?: MCPError
+  /** The part's _meta, unchanged. */
+  _meta?: Record<string, unknown>
+}
+
+export interface Implementation {
+  name: string
+  version: string
+  title?: string
+  description?: string
+  icons?: Icon[]
+  websiteUrl?: string
+}
+
+/** Untrusted: show only https: and data: sources. */
+export interface Icon {
+  src: string
+  mimeType?: string
+  sizes?: string[]
+  theme?: string
+}
+
+export interface Annotations {
+  audience?: ("user" | "assistant" | string)[]
+  priority?: number
+  lastModified?: string
+}
+
+/** A resources/list descriptor. */
+export interface Resource {
+  uri: string
+  name: string
+  title?: string
+  description?: string
+  mimeType?: string
+  /** Raw bytes, before base64, when the server said. */
+  size?: number
+  icons?: Icon[]
+  annotations?: Annotations
+  _meta?: Record<string, unknown>
+}
+
+/** A resources/templates/list descriptor; expand its uriTemplate with host.expand(). */
+export interface ResourceTemplate {
+  uriTemplate: string
+  name: string
+  title?: string
+  description?: string
+  mimeType?: string
+  icons?: Icon[]
+  annotations?: Annotations
+  _meta?: Record<string, unknown>
+}
+
+export interface Tool {
+  name: string
+  title?: string
+  description?: string
+  inputSchema?: Record<string, unknown>
+  outputSchema?: Record<string, unknown>
+  annotations?: Record<string, unknown>
+  icons?: Icon[]
+  _meta?: Record<string, unknown>
+}
+
+export interface MentionOptions {
+  /** Most matches returned. Default 50. */
+  limit?: number
+  /** "user" or "assistant": drop descriptors whose annotations.audience excludes it. */
+  audience?: string
+}
+
+/** A half-open [start, end) range of UTF-16 code units: what JavaScript strings index. */
+export type Range = [number, number]
+
+/** One ranked picker result: exactly one of resource and template is set. */
+export interface Match {
+  resource?: Resource
+  template?: ResourceTemplate
+  score: number
+  /** Matched ranges per field; a field without a match has no entry. */
+  highlights: {
+    name?: Range[]
+    title?: Range[]
+    /** Ranges in uri, or in uriTemplate for a template. */
+    uri?: Range[]
+    description?: Range[]
+  }
+}
+
+export interface Completion {
+  values: string[]
+  total?: number
+  hasMore?: boolean
+}
+
+/** A tools/call result as on the wire. */
+export interface CallToolResult {
+  content: Array<{ type: string; [key: string]: unknown }>
+  structuredContent?: unknown
+  isError?: boolean
+  _meta?: Record<string, unknown>
+  [key: string]: unknown
+}
+
+/** A tool result after the dedupe filter. */
+export interface ToolCallResult {
+  /** The result with duplicate blocks removed. */
+  result: CallToolResult
+  /** Every removed block: its index in the original content array, its uri and why. */
+  dropped: { index: number; uri: string; reason: string }[]
+  /** Attached URIs for which this result carried a newer copy (now marked superseded). */
+  superseded: string[]
+}
+
+/** Dedupe counters of a host's session, with derived ratios (each 0..1). */
+export interface Figures {
+  sessions: number
+  sessionsListed: number
+  sessionsRead: number
+  sessionsReadWithoutList: number
+  sessionsListedWithoutRead: number
+  lists: number
+  reads: number
+  attachments: number
+  toolResults: number
+  toolResultsWithAttachment: number
+  toolResultsCarryingAttached: number
+  duplicatesDropped: number
+  linksDropped: number
+  superseded: number
+  bytesSaved: number
+  tokensSaved: number
+  ratios: {
+    listShare: number
+    readReach: number
+    listWithoutRead: number
+    duplicateDelivery: number
+  }
+}
