@@ -113,15 +113,21 @@ type entryKey struct {
 	id       string // uri or uriTemplate
 }
 
+// An entry is the cold part of a descriptor: what a match returns and
+// what breaks ties. The hot part a query scans (fields, masks) lives in
+// parallel slices so the scan touches little memory.
 type entry struct {
 	key      entryKey
 	res      Resource
 	tmpl     ResourceTemplate
-	fields   [nFields]field
-	mask     uint64
-	priority float64
 	audience []string
-	sortName string // folded display name, for ties
+}
+
+// rankKey is what ordering needs, kept hot.
+type rankKey struct {
+	priority float64 // annotations.priority; absent counts as 0.5
+	sortName string  // folded display name
+	key      entryKey
 }
 
 // An Index is the engine of the @-mention picker: it holds resource and
@@ -131,6 +137,9 @@ type entry struct {
 type Index struct {
 	mu      sync.RWMutex
 	entries []entry
+	fields  [][nFields]field // parallel to entries
+	masks   []uint64         // parallel to entries: union of field masks
+	ranks   []rankKey        // parallel to entries
 	byKey   map[entryKey]int
 }
 
@@ -230,6 +239,9 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 	i, exists := x.byKey[k]
 	if !exists {
 		x.entries = append(x.entries, entry{key: k})
+		x.fields = append(x.fields, [nFields]field{})
+		x.masks = append(x.masks, 0)
+		x.ranks = append(x.ranks, rankKey{key: k})
 		i = len(x.entries) - 1
 		x.byKey[k] = i
 	}
@@ -239,32 +251,35 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 	} else {
 		e.tmpl = *t
 	}
-	e.priority, e.audience = -1, nil
+	rk := &x.ranks[i]
+	rk.priority, e.audience = 0.5, nil
 	if ann != nil {
 		if ann.Priority != nil {
-			e.priority = *ann.Priority
+			rk.priority = *ann.Priority
 		}
 		e.audience = ann.Audience
 	}
+	fs := &x.fields[i]
 	changed := !exists
-	for f := range e.fields {
-		if e.fields[f].orig != strs[f] {
+	for f := range fs {
+		if fs[f].orig != strs[f] {
 			changed = true
 		}
 	}
 	if !changed {
 		return
 	}
-	e.mask = 0
-	for f := range e.fields {
-		e.fields[f] = newField(strs[f])
-		e.mask |= e.fields[f].mask
+	var mask uint64
+	for f := range fs {
+		fs[f] = newField(strs[f])
+		mask |= fs[f].mask
 	}
-	display := e.fields[fTitle].fold
+	x.masks[i] = mask
+	display := fs[fTitle].fold
 	if display == "" {
-		display = e.fields[fName].fold
+		display = fs[fName].fold
 	}
-	e.sortName = display
+	rk.sortName = display
 }
 
 func (x *Index) remove(k entryKey) {
@@ -275,10 +290,18 @@ func (x *Index) remove(k entryKey) {
 	last := len(x.entries) - 1
 	if i != last {
 		x.entries[i] = x.entries[last]
+		x.fields[i] = x.fields[last]
+		x.masks[i] = x.masks[last]
+		x.ranks[i] = x.ranks[last]
 		x.byKey[x.entries[i].key] = i
 	}
 	x.entries[last] = entry{}
+	x.fields[last] = [nFields]field{}
 	x.entries = x.entries[:last]
+	x.fields = x.fields[:last]
+	x.masks = x.masks[:last]
+	x.ranks[last] = rankKey{}
+	x.ranks = x.ranks[:last]
 	delete(x.byKey, k)
 }
 
@@ -415,6 +438,20 @@ func (f *field) match(q *query, buf []int) (score int, pos []int, ok bool) {
 		return 0, nil, false
 	}
 	pos = buf[:n]
+	// Is it a subsequence at all? Find the end of the first complete match.
+	end := 0
+	for _, r := range q.runes {
+		var i int
+		if len(r) == 1 {
+			i = strings.IndexByte(f.fold[end:], r[0])
+		} else {
+			i = strings.Index(f.fold[end:], r)
+		}
+		if i < 0 {
+			return 0, nil, false
+		}
+		end += i + len(r)
+	}
 	// Substring occurrences (up to a few), best one wins.
 	best, bestAt := -1, -1
 	from := 0
@@ -437,20 +474,16 @@ func (f *field) match(q *query, buf []int) (score int, pos []int, ok bool) {
 		fillContiguous(q, pos, bestAt)
 		return best, pos, true
 	}
-	// Subsequence: the first complete match forwards...
-	end := 0
-	for _, r := range q.runes {
-		i := strings.Index(f.fold[end:], r)
-		if i < 0 {
-			return 0, nil, false
-		}
-		end += i + len(r)
-	}
-	// ...then backwards from its end: the latest occurrence of each rune
-	// gives the tightest window (fzf's v1 algorithm).
+	// A scattered subsequence: walking back from the end of the first
+	// complete match, the latest occurrence of each rune gives the tightest
+	// window (fzf's v1 algorithm).
 	at := end
 	for k := n - 1; k >= 0; k-- {
-		at = strings.LastIndex(f.fold[:at], q.runes[k])
+		if r := q.runes[k]; len(r) == 1 {
+			at = strings.LastIndexByte(f.fold[:at], r[0])
+		} else {
+			at = strings.LastIndex(f.fold[:at], r)
+		}
 		pos[k] = at
 	}
 	return f.score(q, pos), pos, true
@@ -464,9 +497,8 @@ func fillContiguous(q *query, pos []int, at int) {
 }
 
 type candidate struct {
-	idx      int
-	score    int
-	priority float64
+	idx   int
+	score int
 }
 
 // better orders candidates: score, then annotations.priority (absent
@@ -475,10 +507,10 @@ func (x *Index) better(a, b candidate) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
-	if a.priority != b.priority {
-		return a.priority > b.priority
+	ea, eb := &x.ranks[a.idx], &x.ranks[b.idx]
+	if ea.priority != eb.priority {
+		return ea.priority > eb.priority
 	}
-	ea, eb := &x.entries[a.idx], &x.entries[b.idx]
 	if len(ea.sortName) != len(eb.sortName) {
 		return len(ea.sortName) < len(eb.sortName)
 	}
@@ -509,31 +541,32 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 	defer x.mu.RUnlock()
 
 	heap := make([]candidate, 0, min(limit, len(x.entries))+1)
-	for i := range x.entries {
-		e := &x.entries[i]
-		if qq.mask&^e.mask != 0 {
+	empty := len(qq.runes) == 0
+	for i, m := range x.masks {
+		if qq.mask&^m != 0 {
 			continue
 		}
-		if opts.Audience != "" && len(e.audience) > 0 && !containsString(e.audience, opts.Audience) {
-			continue
+		if opts.Audience != "" {
+			if aud := x.entries[i].audience; len(aud) > 0 && !containsString(aud, opts.Audience) {
+				continue
+			}
 		}
-		best, ok := 0, len(qq.runes) == 0
-		for f := range e.fields {
-			if s, _, m := e.fields[f].match(&qq, buf); m {
-				if ws := s + fieldBonus[f]; !ok || ws > best {
-					best = ws
+		best, ok := 0, empty
+		if !empty {
+			fs := &x.fields[i]
+			for f := range fs {
+				if s, _, m := fs[f].match(&qq, buf); m {
+					if ws := s + fieldBonus[f]; !ok || ws > best {
+						best = ws
+					}
+					ok = true
 				}
-				ok = true
 			}
 		}
 		if !ok {
 			continue
 		}
-		p := e.priority
-		if p < 0 {
-			p = 0.5
-		}
-		c := candidate{idx: i, score: best, priority: p}
+		c := candidate{idx: i, score: best}
 		if len(heap) < limit {
 			heap = append(heap, c)
 			x.siftUp(heap, len(heap)-1)
@@ -594,9 +627,10 @@ func (x *Index) matchOf(c candidate, q *query, buf []int) Match {
 		m.Resource = &r
 	}
 	dst := [nFields]*[]Range{&m.Highlights.Name, &m.Highlights.Title, &m.Highlights.URI, &m.Highlights.Description}
-	for f := range e.fields {
-		if _, pos, ok := e.fields[f].match(q, buf); ok {
-			*dst[f] = e.fields[f].ranges(q, pos)
+	fs := &x.fields[c.idx]
+	for f := range fs {
+		if _, pos, ok := fs[f].match(q, buf); ok {
+			*dst[f] = fs[f].ranges(q, pos)
 		}
 	}
 	return m

@@ -1,0 +1,128 @@
+package attach
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// BenchmarkDecodeSniffPNG: decode + sniff of the issue's 1.8 MB PNG blob
+// (1,834,208 bytes; 2,445,612 base64 characters).
+func BenchmarkDecodeSniffPNG(b *testing.B) {
+	blob := base64.StdEncoding.EncodeToString(bigPNG(b, 1834208))
+	in := []Contents{{URI: "mem://shot.png", MIMEType: "image/png", Blob: &blob}}
+	b.SetBytes(int64(len(blob)))
+	b.ReportAllocs()
+	for b.Loop() {
+		a := FromContents(in, nil)[0]
+		if !a.ForwardAsImage {
+			b.Fatal(a.Warnings, a.Error)
+		}
+	}
+}
+
+// BenchmarkFromReadResultPNG adds the JSON decoding of the whole message.
+func BenchmarkFromReadResultPNG(b *testing.B) {
+	blob := base64.StdEncoding.EncodeToString(bigPNG(b, 1834208))
+	msg := []byte(`{"ttlMs":0,"contents":[{"uri":"mem://shot.png","mimeType":"image/png","blob":"` + blob + `"}]}`)
+	b.SetBytes(int64(len(msg)))
+	b.ReportAllocs()
+	for b.Loop() {
+		atts, err := FromReadResult(msg, nil)
+		if err != nil || !atts[0].ForwardAsImage {
+			b.Fatal(err)
+		}
+	}
+}
+
+// markdownDoc builds a ~size-byte GFM document with headings, emphasis,
+// links, autolinks, images, lists, tables and code.
+func markdownDoc(size int) []byte {
+	var sb strings.Builder
+	for i := 0; sb.Len() < size; i++ {
+		fmt.Fprintf(&sb, "## Section %d\n\nSome *emphasis*, **strong**, ~~struck~~ and `code` with a [link](https://ex.example/p/%d) "+
+			"and a [relative](../doc%d.md) one, see https://auto.example/%d or <mailto:a%d@b.example>.\n\n"+
+			"![chart %d](https://img.example/%d.png)\n\n- [x] done %d\n- [ ] todo\n  - nested <b>raw</b>\n\n"+
+			"| col a | col b |\n|---|:---:|\n| %d | [j](javascript:alert(%d)) |\n\n```go\nfunc f%d() {}\n```\n\n",
+			i, i, i, i, i, i, i, i, i, i, i)
+	}
+	return []byte(sb.String())
+}
+
+// BenchmarkRenderMarkdown1MB: Markdown render of a 1 MB document.
+func BenchmarkRenderMarkdown1MB(b *testing.B) {
+	doc := markdownDoc(1 << 20)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := RenderMarkdown(doc, "https://docs.example/a/", false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+var benchWords = []string{"onboarding", "policy", "report", "team", "guide", "release", "notes", "budget",
+	"roadmap", "incident", "review", "security", "hiring", "design", "api", "billing", "customer", "metrics"}
+
+// pickerIndex builds an index of n synthetic descriptors shaped like a
+// documents server's: names, titles, URIs, some descriptions, some
+// non-ASCII, some priorities.
+func pickerIndex(n int) *Index {
+	x := NewIndex()
+	rs := make([]Resource, n)
+	for i := range rs {
+		w1, w2, w3 := benchWords[i%len(benchWords)], benchWords[(i/7)%len(benchWords)], benchWords[(i/53)%len(benchWords)]
+		r := Resource{
+			URI:  fmt.Sprintf("docs://%s/%s/%s-%d.md", w3, w2, w1, i),
+			Name: fmt.Sprintf("%s-%s-%d", w1, w2, i),
+		}
+		if i%2 == 0 {
+			r.Title = fmt.Sprintf("%s %s %d", strings.ToUpper(w1[:1])+w1[1:], w2, i)
+		}
+		if i%3 == 0 {
+			r.Description = fmt.Sprintf("Notes about %s and %s for the %s team", w2, w3, w1)
+		}
+		if i%11 == 0 {
+			r.Title = fmt.Sprintf("Résumé %s — %d", w1, i)
+		}
+		if i%5 == 0 {
+			p := float64(i%10) / 10
+			r.Annotations = &Annotations{Priority: &p}
+		}
+		rs[i] = r
+	}
+	x.AddResources(rs...)
+	return x
+}
+
+func benchmarkQuery(b *testing.B, n int) {
+	x := pickerIndex(n)
+	queries := []string{"onb", "onboarding", "tpol", "rsm", "x", "security review", "zzz"}
+	for _, q := range queries {
+		b.Run(fmt.Sprintf("q=%s", strings.ReplaceAll(q, " ", "_")), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				x.Query(q, QueryOptions{Limit: 20})
+			}
+		})
+	}
+}
+
+// BenchmarkQuery10k: picker query at 10,000 descriptors (target < 1 ms).
+func BenchmarkQuery10k(b *testing.B) { benchmarkQuery(b, 10_000) }
+
+// BenchmarkQuery100k: picker query at 100,000 descriptors (target < 10 ms).
+func BenchmarkQuery100k(b *testing.B) { benchmarkQuery(b, 100_000) }
+
+// BenchmarkIndexAdd measures an incremental update of one descriptor in
+// a 100,000-descriptor index (what a list_changed costs per change).
+func BenchmarkIndexAdd(b *testing.B) {
+	x := pickerIndex(100_000)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		x.AddResources(Resource{URI: fmt.Sprintf("docs://new/%d", i%1000), Name: fmt.Sprintf("new doc %d", i)})
+		i++
+	}
+}
