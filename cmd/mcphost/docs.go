@@ -1,0 +1,298 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/bridge"
+)
+
+// policyTemplate is the documents server's one resource template.
+const policyTemplate = "docs://team/{team}/policy/{name}"
+
+// maxCompletions is the most values completion/complete returns (the spec's cap).
+const maxCompletions = 100
+
+// maxSearchResults is the most resource links search_documents returns.
+const maxSearchResults = 10
+
+// docsServer builds one go-sdk server per connection, holding only what the
+// connection's principal may see: listing, template completion, search,
+// subscriptions and both reads are all scoped by construction.
+type docsServer struct {
+	corpus   *corpus
+	resolver *resolver
+	pageSize int
+	blind    map[string]bool // clientInfo.name values that get fetch_document
+	log      *slog.Logger
+	sdkLog   *slog.Logger
+}
+
+// serve runs one connection until it ends.
+func (s *docsServer) serve(ctx context.Context, c *bridge.Conn, p *principal) {
+	srv, detach := s.newServer(p)
+	defer detach()
+	ss, err := srv.Connect(ctx, bridge.Transport(c), nil)
+	if err != nil {
+		s.log.Warn("docs: session failed to start", "err", err)
+		return
+	}
+	done := make(chan struct{})
+	go func() { ss.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-c.Done():
+		ss.Close()
+		<-done
+	case <-ctx.Done():
+		ss.Close()
+		<-done
+	}
+}
+
+func resourceOf(d *doc) *mcp.Resource {
+	return &mcp.Resource{
+		URI: d.uri, Name: d.name, Title: d.title, Description: d.description,
+		MIMEType: d.mimeType, Size: d.size,
+		Annotations: &mcp.Annotations{LastModified: d.modTime.UTC().Format(time.RFC3339)},
+	}
+}
+
+// visible reports whether uri is an indexed document p may read.
+func (s *docsServer) visible(uri string, p *principal) *doc {
+	d := s.corpus.current().byURI[uri]
+	if d == nil || !p.mayRead(d.team) {
+		return nil
+	}
+	return d
+}
+
+// newServer returns the server of one connection and the function that
+// detaches it from the corpus's change feed.
+func (s *docsServer) newServer(p *principal) (*mcp.Server, func()) {
+	if p == nil {
+		p = &principal{name: "none"} // reads nothing
+	}
+	read := func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		c, err := s.resolver.readDocument(req.Params.URI, p)
+		if err != nil {
+			return nil, mcp.ResourceNotFoundError(req.Params.URI)
+		}
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
+	}
+	var srv *mcp.Server
+	srv = mcp.NewServer(&mcp.Implementation{Name: "mcphost-docs", Title: "mcphost documents", Version: version}, &mcp.ServerOptions{
+		Instructions: "Team documents (onboarding, runbooks, policies). Attach them as resources; " +
+			"search_documents finds documents by keyword and returns links to read.",
+		PageSize: s.pageSize,
+		Logger:   s.sdkLog,
+		Capabilities: &mcp.ServerCapabilities{
+			Resources:   &mcp.ResourceCapabilities{Subscribe: true, ListChanged: true},
+			Tools:       &mcp.ToolCapabilities{ListChanged: true},
+			Completions: &mcp.CompletionCapabilities{},
+		},
+		CompletionHandler: func(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+			return s.complete(req.Params, p), nil
+		},
+		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
+			if s.visible(req.Params.URI, p) == nil {
+				return mcp.ResourceNotFoundError(req.Params.URI)
+			}
+			return nil
+		},
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
+			ip := req.Session.InitializeParams()
+			if ip != nil && ip.ClientInfo != nil && s.blind[ip.ClientInfo.Name] {
+				s.addFetchTool(srv, p)
+			}
+		},
+	})
+	snap, detach := s.corpus.attach(func(ch corpusChange) {
+		for _, d := range ch.removed {
+			if p.mayRead(d.team) {
+				srv.RemoveResources(d.uri)
+			}
+		}
+		for _, d := range ch.added {
+			if p.mayRead(d.team) {
+				srv.AddResource(resourceOf(d), read)
+			}
+		}
+		for _, d := range ch.changed {
+			if p.mayRead(d.team) {
+				srv.AddResource(resourceOf(d), read) // new size and lastModified
+				srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: d.uri})
+			}
+		}
+	})
+	for _, d := range snap.list {
+		if p.mayRead(d.team) {
+			srv.AddResource(resourceOf(d), read)
+		}
+	}
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: policyTemplate,
+		Name:        "team-policy",
+		Title:       "Team policy",
+		Description: "A policy document of a team; complete team, then name.",
+		MIMEType:    "text/markdown",
+	}, read)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:  "search_documents",
+		Title: "Search documents",
+		Description: "Search the team documents by keywords (title, description and text). " +
+			"Returns links to the matching documents (at most 10); read a link to get its content.",
+	}, func(_ context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, any, error) {
+		return s.search(in.Query, p), nil, nil
+	})
+	return srv, detach
+}
+
+type searchInput struct {
+	Query string `json:"query" jsonschema:"keywords to look for, e.g. 'refund backlog'"`
+}
+
+type fetchInput struct {
+	URI string `json:"uri" jsonschema:"the docs:// URI of the document"`
+}
+
+// addFetchTool registers fetch_document, for clients that cannot attach
+// resources themselves (clientInfo.name in -resource-blind).
+func (s *docsServer) addFetchTool(srv *mcp.Server, p *principal) {
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:  "fetch_document",
+		Title: "Fetch a document",
+		Description: "Fetch the full content of one document by its docs:// URI (from search_documents). " +
+			"Do not fetch a document that is already attached to the conversation: its content is already there.",
+	}, func(_ context.Context, _ *mcp.CallToolRequest, in fetchInput) (*mcp.CallToolResult, any, error) {
+		c, err := s.resolver.readDocument(in.URI, p)
+		if err != nil {
+			// The same answer for missing and forbidden documents.
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{
+				&mcp.TextContent{Text: fmt.Sprintf("no document at %q", in.URI)},
+			}}, nil, nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: c}}}, nil, nil
+	})
+}
+
+// complete answers completion/complete for the policy template: teams the
+// principal may read that have policies, and policy names of those teams.
+func (s *docsServer) complete(params *mcp.CompleteParams, p *principal) *mcp.CompleteResult {
+	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
+	if params == nil || params.Ref == nil || params.Ref.Type != "ref/resource" || params.Ref.URI != policyTemplate {
+		return res
+	}
+	var wantTeam string
+	if params.Context != nil {
+		wantTeam = params.Context.Arguments["team"]
+	}
+	prefix := strings.ToLower(params.Argument.Value)
+	var vals []string
+	for _, d := range s.corpus.current().list {
+		if d.kind != "policy" || !p.mayRead(d.team) {
+			continue
+		}
+		var v string
+		switch params.Argument.Name {
+		case "team":
+			v = d.team
+		case "name":
+			if wantTeam != "" && d.team != wantTeam {
+				continue
+			}
+			v = d.name
+		default:
+			return res
+		}
+		if strings.HasPrefix(strings.ToLower(v), prefix) {
+			vals = append(vals, v)
+		}
+	}
+	slices.Sort(vals)
+	vals = slices.Compact(vals)
+	res.Completion.Total = len(vals)
+	if len(vals) > maxCompletions {
+		vals, res.Completion.HasMore = vals[:maxCompletions], true
+	}
+	res.Completion.Values = vals
+	return res
+}
+
+// search ranks the principal's documents by how many query words they
+// contain (a title hit counts more) and returns resource links.
+func (s *docsServer) search(query string, p *principal) *mcp.CallToolResult {
+	words := strings.Fields(strings.ToLower(query))
+	if len(words) == 0 {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "query is empty: give one or more keywords"}}}
+	}
+	type hit struct {
+		d     *doc
+		score int
+	}
+	var hits []hit
+	for _, d := range s.corpus.current().list {
+		if !p.mayRead(d.team) {
+			continue
+		}
+		score := 0
+		title := strings.ToLower(d.title + " " + d.name)
+		for _, w := range words {
+			if strings.Contains(d.search, w) {
+				score++
+				if strings.Contains(title, w) {
+					score += 2
+				}
+			}
+		}
+		if score > 0 {
+			hits = append(hits, hit{d, score})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return b.score - a.score })
+	if len(hits) == 0 {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("No documents match %q.", query)}}}
+	}
+	if len(hits) > maxSearchResults {
+		hits = hits[:maxSearchResults]
+	}
+	out := &mcp.CallToolResult{}
+	for _, h := range hits {
+		size := h.d.size
+		out.Content = append(out.Content, &mcp.ResourceLink{
+			URI: h.d.uri, Name: h.d.name, Title: h.d.title, Description: h.d.description,
+			MIMEType: h.d.mimeType, Size: &size,
+		})
+	}
+	return out
+}
+
+// quietLogger drops go-sdk's per-request Info logs (one per subscribe and
+// per notification) and keeps its warnings and errors.
+func quietLogger(base *slog.Logger) *slog.Logger {
+	return slog.New(levelFloor{base.Handler(), slog.LevelWarn})
+}
+
+type levelFloor struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h levelFloor) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+func (h levelFloor) WithAttrs(a []slog.Attr) slog.Handler {
+	return levelFloor{h.Handler.WithAttrs(a), h.min}
+}
+func (h levelFloor) WithGroup(n string) slog.Handler {
+	return levelFloor{h.Handler.WithGroup(n), h.min}
+}

@@ -1,0 +1,148 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/bridge"
+)
+
+// A pump relays JSON-RPC messages between the browser's WebSocket and one
+// upstream go-sdk connection, unchanged in meaning both ways: requests,
+// notifications, responses and errors of any method (server/discover,
+// server→client requests...) pass as decoded by go-sdk's jsonrpc codec.
+// Closing either side closes the other.
+type pump struct {
+	log     *slog.Logger
+	browser *bridge.Conn
+	up      mcp.Connection
+	// concurrent makes each browser→upstream write run on its own goroutine
+	// (Streamable HTTP: a POST waiting for its answer must not hold up a
+	// ping). initialize and notifications/initialized stay in order.
+	concurrent bool
+	// terminal reports whether an upstream Read error ends the session;
+	// other errors (one undecodable message) are logged and skipped.
+	terminal func(error) bool
+}
+
+// run relays until either side ends or ctx is done, then closes both sides.
+func (p *pump) run(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); defer cancel(); p.down(ctx) }()
+	go func() { defer wg.Done(); defer cancel(); p.upward(ctx) }()
+	<-ctx.Done()
+	// Unblock both loops: the browser Read and the upstream Read.
+	p.browser.Close()
+	p.up.Close()
+	wg.Wait()
+}
+
+// upward relays browser → upstream.
+func (p *pump) upward(ctx context.Context) {
+	var writes sync.WaitGroup
+	defer writes.Wait()
+	for {
+		msg, err := p.browser.Read(ctx)
+		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, bridge.ErrClosed) {
+				p.log.Info("gateway: browser side ended", "err", err)
+			}
+			return
+		}
+		if p.concurrent && !isHandshake(msg) {
+			writes.Add(1)
+			go func() { defer writes.Done(); p.send(ctx, msg) }()
+			continue
+		}
+		if !p.send(ctx, msg) {
+			return
+		}
+	}
+}
+
+func isHandshake(msg jsonrpc.Message) bool {
+	r, ok := msg.(*jsonrpc.Request)
+	return ok && (r.Method == "initialize" || r.Method == "notifications/initialized")
+}
+
+// send writes one message upstream. A request that cannot be delivered is
+// answered with a JSON-RPC error, so the browser's call never hangs. It
+// reports false when the upstream is gone.
+func (p *pump) send(ctx context.Context, msg jsonrpc.Message) bool {
+	err := p.up.Write(ctx, msg)
+	if err == nil {
+		return true
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || !req.IsCall() {
+		p.log.Warn("gateway: could not deliver a message upstream", "kind", describeMsg(msg), "err", err)
+		return !errors.Is(err, io.ErrClosedPipe) && !errors.Is(err, mcp.ErrConnectionClosed)
+	}
+	p.log.Warn("gateway: upstream request failed", "method", req.Method, "id", req.ID.Raw(), "err", err)
+	if werr := p.browser.Write(ctx, errorResponse(req.ID, err)); werr != nil {
+		return false
+	}
+	return true
+}
+
+// errorResponse answers id with the JSON-RPC error carried by err when the
+// upstream sent one (an HTTP error body), else -32603 naming the failure.
+func errorResponse(id jsonrpc.ID, err error) *jsonrpc.Response {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: we.Code, Message: we.Message, Data: we.Data}}
+	}
+	return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
+		Code:    jsonrpc.CodeInternalError,
+		Message: fmt.Sprintf("mcphost gateway: the upstream server could not be reached: %v", err),
+	}}
+}
+
+// down relays upstream → browser.
+func (p *pump) down(ctx context.Context) {
+	for {
+		msg, err := p.up.Read(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			if p.terminal(err) {
+				p.log.Info("gateway: upstream ended", "err", err)
+				return
+			}
+			p.log.Warn("gateway: skipped an undecodable message from upstream", "err", err)
+			continue
+		}
+		if err := p.browser.Write(ctx, msg); err != nil {
+			return
+		}
+	}
+}
+
+func describeMsg(msg jsonrpc.Message) string {
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		if m.IsCall() {
+			return "request " + m.Method
+		}
+		return "notification " + m.Method
+	case *jsonrpc.Response:
+		return fmt.Sprintf("response %v", m.ID.Raw())
+	}
+	return fmt.Sprintf("%T", msg)
+}

@@ -1,0 +1,354 @@
+//go:build !js
+
+// Command mcphost serves the mcphost demo: the web page and wasm module, and
+// on /mcp (MCP over WebSocket, subprotocol "mcp") either a built-in documents
+// server or a gateway to any stdio or Streamable HTTP MCP server.
+//
+//	mcphost [-addr 127.0.0.1:8080] [-docs DIR | -stdio "CMD ARGS" | -upstream URL [-upstream-header "K: V"]...]
+//	        [-origin PATTERN]... [-token-file FILE] [-page-size N] [-max-conns N] [-read-limit BYTES]
+//	        [-resource-blind NAMES] [-no-web]
+//
+// Run bare, it serves the sample documents embedded in the binary. See -h.
+//
+// # Platforms
+//
+// mcphost is a native program (it is excluded from js/wasm builds). The
+// stdio gateway's guarantee that no child or grandchild outlives the gateway
+// relies on Linux (process groups and Pdeathsig); elsewhere the child is
+// stopped by closing its stdin and then killed.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mcphost/mcphost/bridge"
+	"github.com/mcphost/mcphost/testdata/docs"
+	"github.com/mcphost/mcphost/web"
+)
+
+// version is reported as serverInfo.version.
+const version = "0.1.0"
+
+const usageHead = `mcphost serves the mcphost demo page and MCP over WebSocket on /mcp.
+
+Usage:
+  mcphost [-addr 127.0.0.1:8080] [-docs DIR | -stdio "CMD ARGS" | -upstream URL [-upstream-header "K: V"]...]
+          [-origin PATTERN]... [-token-file FILE] [-page-size N] [-max-conns N] [-read-limit BYTES]
+          [-resource-blind NAMES] [-no-web]
+
+Without a source flag, /mcp is the built-in documents server over the sample
+documents embedded in the binary. With -docs, the same server over a folder
+laid out as {team}/{kind}/{name}. With -stdio or -upstream, /mcp is a gateway:
+each WebSocket connection gets its own upstream process or session.
+
+Flags:
+`
+
+// config is the parsed command line.
+type config struct {
+	addr          string
+	docsDir       string
+	stdio         string
+	upstream      string
+	headers       multiFlag
+	origins       multiFlag
+	tokenFile     string
+	pageSize      int
+	maxConns      int
+	readLimit     sizeFlag
+	resourceBlind string
+	noWeb         bool
+
+	// Internal knobs for tests (not flags).
+	pollInterval time.Duration
+	killGrace    time.Duration
+	sseRetry     time.Duration
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ", ") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// sizeFlag is a byte count: 1048576, 64MiB, 512KiB, 1GiB (also KB/MB/GB as
+// powers of ten).
+type sizeFlag int64
+
+func (s *sizeFlag) String() string {
+	n := int64(*s)
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.size && n%u.size == 0 {
+			return strconv.FormatInt(n/u.size, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func (s *sizeFlag) Set(v string) error {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
+	num, mult := strings.TrimSpace(v), int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(strings.ToUpper(num), strings.ToUpper(u.suffix)) {
+			num, mult = strings.TrimSpace(num[:len(num)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > (1<<40)/mult {
+		return fmt.Errorf("want a positive byte count such as 1048576 or 64MiB, got %q", v)
+	}
+	*s = sizeFlag(n * mult)
+	return nil
+}
+
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	cfg := &config{readLimit: bridge.DefaultReadLimit, pollInterval: 500 * time.Millisecond, killGrace: time.Second, sseRetry: 500 * time.Millisecond}
+	fs := flag.NewFlagSet("mcphost", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on; loopback by default (port 0 picks a free port)")
+	fs.StringVar(&cfg.docsDir, "docs", "", "serve the documents under `DIR` ({team}/{kind}/{name}) with the built-in documents server;\nfile changes are polled and notified")
+	fs.StringVar(&cfg.stdio, "stdio", "", "gateway: run `\"CMD ARGS\"` once per WebSocket connection and relay to it over stdio;\nsplit with shell quoting rules, never run by a shell, no expansion")
+	fs.StringVar(&cfg.upstream, "upstream", "", "gateway: relay each WebSocket connection to its own session on the Streamable HTTP MCP server at `URL`")
+	fs.Var(&cfg.headers, "upstream-header", "add the header `\"K: V\"` to every request to -upstream (repeatable), e.g. \"Authorization: Bearer ...\"")
+	fs.Var(&cfg.origins, "origin", "also allow WebSocket connections from pages at origins matching `PATTERN` (repeatable),\ne.g. http://localhost:5173 or *.example.com; the same origin is always allowed, \"null\" never")
+	fs.StringVar(&cfg.tokenFile, "token-file", "", "require a token: each line of `FILE` is \"token team1,team2\" (\"*\" = every team);\nclients offer the subprotocol \"mcp.token.<token>\" next to \"mcp\"; documents are scoped to the teams")
+	fs.IntVar(&cfg.pageSize, "page-size", 50, "resources/list page size of the documents server (`N`)")
+	fs.IntVar(&cfg.maxConns, "max-conns", 64, "refuse WebSocket connections past `N` concurrent ones with 503")
+	fs.Var(&cfg.readLimit, "read-limit", "largest message accepted from either side, in `BYTES` (e.g. 1048576, 64MiB)")
+	fs.StringVar(&cfg.resourceBlind, "resource-blind", "resource-blind-demo", "comma-separated clientInfo.name `NAMES` that also get the fetch_document tool\n(clients that cannot attach resources themselves)")
+	fs.BoolVar(&cfg.noWeb, "no-web", false, "do not serve the web page; only /mcp")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageHead)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments %q (quote the -stdio command)", fs.Args())
+	}
+	sources := 0
+	for _, s := range []string{cfg.docsDir, cfg.stdio, cfg.upstream} {
+		if s != "" {
+			sources++
+		}
+	}
+	switch {
+	case sources > 1:
+		return nil, errors.New("-docs, -stdio and -upstream are mutually exclusive")
+	case len(cfg.headers) > 0 && cfg.upstream == "":
+		return nil, errors.New("-upstream-header needs -upstream")
+	case cfg.pageSize <= 0:
+		return nil, fmt.Errorf("-page-size must be positive, got %d", cfg.pageSize)
+	case cfg.maxConns <= 0:
+		return nil, fmt.Errorf("-max-conns must be positive, got %d", cfg.maxConns)
+	}
+	if cfg.upstream != "" {
+		u, err := url.Parse(cfg.upstream)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("-upstream must be an http:// or https:// URL, got %q", cfg.upstream)
+		}
+	}
+	return cfg, nil
+}
+
+func main() {
+	if code, ok := supervisorMode(); ok {
+		os.Exit(code)
+	}
+	cfg, err := parseFlags(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcphost:", err)
+		os.Exit(2)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, log, os.Stdout, nil); err != nil {
+		log.Error("mcphost: " + err.Error())
+		os.Exit(1)
+	}
+}
+
+// run serves until ctx ends, then shuts down: the HTTP server stops
+// accepting, every WebSocket session is closed (gateways kill their
+// children), and run returns. ready, when set, receives the bound address.
+func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, ready chan<- string) error {
+	serve, cleanup, err := cfg.mcpServe(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+
+	opts := &bridge.EndpointOptions{
+		OriginPatterns: cfg.origins,
+		ReadLimit:      int64(cfg.readLimit),
+		MaxConns:       cfg.maxConns,
+		Logger:         log,
+	}
+	var ps *principals
+	if cfg.tokenFile != "" {
+		f, err := os.Open(cfg.tokenFile)
+		if err != nil {
+			return fmt.Errorf("-token-file: %w", err)
+		}
+		ps, err = parseTokenFile(f, cfg.stdio == "" && cfg.upstream == "")
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("-token-file %s: %w", cfg.tokenFile, err)
+		}
+		opts.Authenticate = ps.authenticate
+	}
+
+	// Sessions are hijacked connections, which http.Server.Shutdown does not
+	// track: they run under sessCtx, cancelled at shutdown, and are counted.
+	sessCtx, cancelSessions := context.WithCancel(context.Background())
+	defer cancelSessions()
+	var sessions sync.WaitGroup
+	endpoint := bridge.Endpoint(opts, func(_ context.Context, c *bridge.Conn) {
+		sessions.Add(1)
+		defer sessions.Done()
+		serve(sessCtx, c, ps.lookup(c.Principal()))
+	})
+
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", endpoint)
+	if !cfg.noWeb {
+		mux.Handle("/", webHandler(web.FS))
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	addr := ln.Addr().(*net.TCPAddr)
+	if !addr.IP.IsLoopback() {
+		log.Warn("mcphost: listening on a non-loopback address; anyone who can reach it can use /mcp" +
+			map[bool]string{true: " with a token", false: " (no -token-file)"}[cfg.tokenFile != ""])
+	}
+	host := ln.Addr().String()
+	if addr.IP.IsUnspecified() {
+		host = net.JoinHostPort("127.0.0.1", strconv.Itoa(addr.Port))
+	}
+	if cfg.noWeb {
+		fmt.Fprintf(stdout, "mcphost: serving ws://%s/mcp (MCP WebSocket; web page disabled)\n", host)
+	} else {
+		fmt.Fprintf(stdout, "mcphost: serving http://%s/ (MCP WebSocket at ws://%s/mcp)\n", host, host)
+	}
+	if ready != nil {
+		ready <- host
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("mcphost: shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err = srv.Shutdown(sctx)
+	cancelSessions()
+	done := make(chan struct{})
+	go func() { sessions.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-sctx.Done():
+		log.Warn("mcphost: sessions still closing at shutdown deadline")
+	}
+	return err
+}
+
+// mcpServe returns the per-connection function of the chosen source.
+func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context.Context, *bridge.Conn, *principal), func(), error) {
+	switch {
+	case cfg.stdio != "":
+		argv, err := splitCommand(cfg.stdio)
+		if err != nil {
+			return nil, nil, fmt.Errorf("-stdio: %w", err)
+		}
+		g := &stdioGateway{argv: argv, readLimit: int64(cfg.readLimit), grace: cfg.killGrace, log: log}
+		log.Info("mcphost: gateway to a stdio server", "argv", argv)
+		return func(ctx context.Context, c *bridge.Conn, _ *principal) { g.serve(ctx, c) }, func() {}, nil
+	case cfg.upstream != "":
+		h := http.Header{}
+		for _, kv := range cfg.headers {
+			k, v, ok := strings.Cut(kv, ":")
+			k = strings.TrimSpace(k)
+			if !ok || k == "" || strings.ContainsAny(k, " \t") {
+				return nil, nil, fmt.Errorf("-upstream-header %q: want \"Name: value\"", kv)
+			}
+			h.Add(k, strings.TrimSpace(v))
+		}
+		g := &httpGateway{url: cfg.upstream, headers: h, readLimit: int64(cfg.readLimit),
+			base: http.DefaultTransport, retry: cfg.sseRetry, log: log}
+		log.Info("mcphost: gateway to a Streamable HTTP server", "url", cfg.upstream)
+		return func(ctx context.Context, c *bridge.Conn, _ *principal) { g.serve(ctx, c) }, func() {}, nil
+	}
+	var (
+		fsys     fs.FS
+		fixedMod time.Time
+		watch    bool
+	)
+	if cfg.docsDir != "" {
+		root, err := os.OpenRoot(cfg.docsDir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("-docs: %w", err)
+		}
+		fsys, watch = root.FS(), true
+		log.Info("mcphost: documents server", "dir", cfg.docsDir)
+	} else {
+		fsys = docs.FS
+		if exe, err := os.Executable(); err == nil {
+			if fi, err := os.Stat(exe); err == nil {
+				fixedMod = fi.ModTime()
+			}
+		}
+		log.Info("mcphost: documents server over the embedded sample documents")
+	}
+	c, err := newCorpus(fsys, fixedMod, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := len(c.current().list)
+	log.Info("mcphost: documents indexed", "count", n)
+	wctx, cancel := context.WithCancel(ctx)
+	if watch {
+		go c.watch(wctx, cfg.pollInterval)
+	}
+	blind := map[string]bool{}
+	for n := range strings.SplitSeq(cfg.resourceBlind, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			blind[n] = true
+		}
+	}
+	s := &docsServer{corpus: c, resolver: &resolver{corpus: c, log: log}, pageSize: cfg.pageSize, blind: blind,
+		log: log, sdkLog: quietLogger(log)}
+	return s.serve, cancel, nil
+}

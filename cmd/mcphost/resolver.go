@@ -1,0 +1,61 @@
+//go:build !js
+
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"log/slog"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// errNoDocument is the one answer for a document that does not exist, that
+// the principal may not read, or whose URI is not a clean docs:// URI. The
+// doors turn it into go-sdk's not-found error, so a denied read is
+// byte-identical to a missing one.
+var errNoDocument = errors.New("no such document")
+
+// A resolver is the single place where a document URI becomes bytes: URI
+// parsing, the authorization check and the storage access. The resource
+// handler and the fetch_document tool both call readDocument.
+type resolver struct {
+	corpus *corpus
+	log    *slog.Logger
+}
+
+// readDocument returns the contents of uri for p, or errNoDocument. Only the
+// canonical spelling of an indexed document's URI is accepted; the file is
+// read through the corpus's fs.FS (an os.Root for -docs), so no URI can reach
+// outside the documents root.
+func (r *resolver) readDocument(uri string, p *principal) (*mcp.ResourceContents, error) {
+	team, kind, name, ok := parseDocURI(uri)
+	if !ok || p == nil || !p.mayRead(team) || docURI(team, kind, name) != uri {
+		return nil, errNoDocument
+	}
+	d := r.corpus.current().byURI[uri]
+	if d == nil {
+		return nil, errNoDocument
+	}
+	data, err := fs.ReadFile(r.corpus.fsys, d.path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			r.log.Warn("docs: read failed", "uri", uri, "err", err)
+		}
+		return nil, errNoDocument
+	}
+	if len(data) == 0 { // emptied since the last scan; the next scan drops it
+		return nil, errNoDocument
+	}
+	c := &mcp.ResourceContents{URI: uri, MIMEType: d.mimeType}
+	if d.text && utf8.Valid(data) {
+		c.Text = string(data)
+	} else {
+		if d.text { // no longer valid text since the last scan
+			c.MIMEType = "application/octet-stream"
+		}
+		c.Blob = data
+	}
+	return c, nil
+}
