@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The side-by-side browser bench (issue 8): mcphost ÷ the JavaScript stack in
+# headless Debian Chromium, against one scripted MCP WebSocket peer on
+# loopback. Called by `make bench` after the Go benchmarks (it expects
+# `make build` to have produced web/mcphost.wasm and web/wasm_exec.js).
+# Prints the table and writes bench/dist/results.{json,txt}.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+for f in web/mcphost.js web/mcphost.wasm web/wasm_exec.js; do
+  [ -f "$f" ] || { echo "bench-browser: $f is missing (run make build)"; exit 1; }
+done
+[ -d e2e/node_modules ] || bash scripts/test-deps.sh
+# The JS stack is bundled with the Vite in e2e/node_modules; bench/ resolves
+# packages through a (gitignored) link to it.
+ln -sfn ../e2e/node_modules bench/node_modules
+(cd bench && node ../e2e/node_modules/vite/bin/vite.js build)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/bench-peer" ./bench/peer
+node bench/run.mjs --peer "$tmp/bench-peer" "$@"
