@@ -1,0 +1,207 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcphost/mcphost/bridge"
+)
+
+// TestMain lets the test binary act as the stdio supervisor, as the mcphost
+// binary does: the stdio gateway re-executes os.Executable().
+func TestMain(m *testing.M) {
+	if code, ok := supervisorMode(); ok {
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}
+
+// testConfig returns a config as parseFlags would, for port 0 and with fast
+// internal intervals.
+func testConfig(t *testing.T, args ...string) *config {
+	t.Helper()
+	cfg, err := parseFlags(append([]string{"-addr", "127.0.0.1:0", "-no-web"}, args...), io.Discard)
+	if err != nil {
+		t.Fatalf("parseFlags(%q): %v", args, err)
+	}
+	cfg.pollInterval = 40 * time.Millisecond
+	cfg.killGrace = 500 * time.Millisecond
+	cfg.sseRetry = 50 * time.Millisecond
+	return cfg
+}
+
+// logBuffer collects log output for assertions, safely.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startServer runs mcphost in-process and returns its host:port and logs.
+// The server is shut down (and checked to return) at cleanup.
+func startServer(t *testing.T, cfg *config) (string, *logBuffer) {
+	t.Helper()
+	logs := &logBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	errc := make(chan error, 1)
+	go func() { errc <- run(ctx, cfg, log, io.Discard, ready) }()
+	select {
+	case host := <-ready:
+		t.Cleanup(func() {
+			cancel()
+			select {
+			case err := <-errc:
+				if err != nil && !errors.Is(err, context.Canceled) {
+					t.Errorf("run: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Errorf("run did not return within 10 s of shutdown")
+			}
+		})
+		return host, logs
+	case err := <-errc:
+		cancel()
+		t.Fatalf("run: %v", err)
+	case <-time.After(10 * time.Second):
+		cancel()
+		t.Fatal("server did not start within 10 s")
+	}
+	return "", nil
+}
+
+// dial connects the product's client to host's /mcp.
+func dial(t *testing.T, host string, o *bridge.Options) *bridge.Session {
+	t.Helper()
+	if o == nil {
+		o = &bridge.Options{}
+	}
+	if o.Timeout == 0 {
+		o.Timeout = 10 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	s, err := bridge.Dial(ctx, "ws://"+host+"/mcp", o)
+	if err != nil {
+		t.Fatalf("dial %s: %v", host, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// waitFor receives from ch or fails after d.
+func waitFor[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(d):
+		t.Fatalf("timed out after %v waiting for %s", d, what)
+	}
+	var zero T
+	return zero
+}
+
+func TestParseFlags(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		args []string
+		err  string
+		chk  func(*config) bool
+	}{
+		{"defaults", nil, "", func(c *config) bool {
+			return c.addr == "127.0.0.1:8080" && c.pageSize == 50 && c.maxConns == 64 && c.readLimit == 64<<20 &&
+				c.resourceBlind == "resource-blind-demo" && !c.noWeb && c.docsDir == "" && c.stdio == "" && c.upstream == ""
+		}},
+		{"all flags", []string{"-addr", ":0", "-docs", "d", "-origin", "a", "-origin", "b", "-token-file", "f",
+			"-page-size", "3", "-max-conns", "2", "-read-limit", "1MiB", "-resource-blind", "x,y", "-no-web"}, "", func(c *config) bool {
+			return c.docsDir == "d" && len(c.origins) == 2 && c.tokenFile == "f" && c.pageSize == 3 && c.maxConns == 2 &&
+				c.readLimit == 1<<20 && c.resourceBlind == "x,y" && c.noWeb
+		}},
+		{"upstream with headers", []string{"-upstream", "http://127.0.0.1:1/mcp", "-upstream-header", "Authorization: Bearer x", "-upstream-header", "X-A: b"}, "", func(c *config) bool {
+			return len(c.headers) == 2
+		}},
+		{"read limit bytes", []string{"-read-limit", "1048576"}, "", func(c *config) bool { return c.readLimit == 1<<20 }},
+		{"two sources", []string{"-docs", "d", "-stdio", "x"}, "mutually exclusive", nil},
+		{"header without upstream", []string{"-upstream-header", "A: b"}, "needs -upstream", nil},
+		{"bad upstream", []string{"-upstream", "ftp://x"}, "http:// or https://", nil},
+		{"bad read limit", []string{"-read-limit", "lots"}, "byte count", nil},
+		{"zero page size", []string{"-page-size", "0"}, "-page-size", nil},
+		{"stray args", []string{"node", "x"}, "unexpected arguments", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := parseFlags(tc.args, io.Discard)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.chk(c) {
+				t.Fatalf("config = %+v", c)
+			}
+		})
+	}
+}
+
+func TestHelpDocumentsEveryFlag(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	if _, err := parseFlags([]string{"-h"}, &out); err == nil {
+		t.Fatal("-h: want flag.ErrHelp")
+	}
+	for _, f := range []string{"-addr", "-docs", "-stdio", "-upstream", "-upstream-header", "-origin", "-token-file",
+		"-page-size", "-max-conns", "-read-limit", "-resource-blind", "-no-web", "(default 64MiB)", "(default 50)", "(default 64)"} {
+		if !strings.Contains(out.String(), f) {
+			t.Errorf("-h output does not mention %s", f)
+		}
+	}
+}
+
+func TestSizeFlag(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]int64{"1": 1, "64MiB": 64 << 20, "512kib": 512 << 10, "2GiB": 2 << 30, "3MB": 3e6, "10 B": 10} {
+		var s sizeFlag
+		if err := s.Set(in); err != nil || int64(s) != want {
+			t.Errorf("Set(%q) = %d, %v; want %d", in, s, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-5", "MiB", "1.5MiB", "99999999999GiB"} {
+		var s sizeFlag
+		if err := s.Set(in); err == nil {
+			t.Errorf("Set(%q) accepted", in)
+		}
+	}
+	s := sizeFlag(64 << 20)
+	if s.String() != "64MiB" {
+		t.Errorf("String = %q", s.String())
+	}
+}
