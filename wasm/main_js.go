@@ -1,0 +1,622 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/mcphost/mcphost/attach"
+	"github.com/mcphost/mcphost/bridge"
+	"github.com/mcphost/mcphost/host"
+)
+
+// errAborted is the cancellation cause of a call whose AbortSignal fired.
+var errAborted = errors.New("aborted by the caller's signal")
+
+var (
+	jsObject     = js.Global().Get("Object")
+	jsArray      = js.Global().Get("Array")
+	jsUint8Array = js.Global().Get("Uint8Array")
+	jsParse      = js.Global().Get("JSON").Get("parse")
+)
+
+// api is the state behind globalThis.__mcphost_go: the live hosts and the
+// cancel functions of calls in flight, by the ids mcphost.js gave them.
+type api struct {
+	mu       sync.Mutex
+	hosts    map[int]*host.Host
+	nextHost int
+	calls    map[int]context.CancelCauseFunc
+}
+
+func main() {
+	a := &api{hosts: map[int]*host.Host{}, calls: map[int]context.CancelCauseFunc{}}
+	exports := jsObject.New()
+	// The functions live as long as the program, which never returns: they
+	// are released only if main ever does.
+	var funcs []js.Func
+	export := func(name string, fn func(args []js.Value) any) {
+		f := js.FuncOf(func(_ js.Value, args []js.Value) any { return fn(args) })
+		funcs = append(funcs, f)
+		exports.Set(name, f)
+	}
+	defer func() {
+		for _, f := range funcs {
+			f.Release()
+		}
+	}()
+
+	// Asynchronous: (hostID, callID, timeoutMs, done, ...args).
+	export("connect", a.connect)
+	export("close", a.async(a.closeHost))
+	export("resources", a.async(a.resources))
+	export("templates", a.async(a.templates))
+	export("tools", a.async(a.tools))
+	export("complete", a.async(a.complete))
+	export("attach", a.async(a.attach))
+	export("refresh", a.async(a.refresh))
+	export("callTool", a.async(a.callTool))
+	// Synchronous: (hostID, ...args) -> [err, value].
+	export("cancel", a.cancel)
+	export("info", a.sync(a.info))
+	export("mention", a.sync(a.mention))
+	export("detach", a.sync(a.detach))
+	export("attachments", a.sync(a.attachments))
+	export("filterToolResult", a.sync(a.filterToolResult))
+	export("figures", a.sync(a.figures))
+	export("expand", syncNoHost(expand))
+	export("templateVars", syncNoHost(templateVars))
+	js.Global().Set("__mcphost_go", exports)
+	select {}
+}
+
+// ---- calling conventions ----
+
+type asyncFn func(ctx context.Context, h *host.Host, id int, args []js.Value) (js.Value, error)
+
+// async adapts fn to (hostID, callID, timeoutMs, done, ...args): it returns
+// at once and answers done(err, value) from a goroutine, exactly once.
+func (a *api) async(fn asyncFn) func(args []js.Value) any {
+	return func(args []js.Value) any {
+		if len(args) < 4 || args[3].Type() != js.TypeFunction {
+			return errValue(protocolError("bad call: want (hostID, callID, timeoutMs, done, ...)"))
+		}
+		done := args[3]
+		id, callID, timeout := args[0].Int(), args[1].Int(), args[2].Float()
+		a.mu.Lock()
+		h := a.hosts[id]
+		a.mu.Unlock()
+		if h == nil {
+			done.Invoke(errValue(&bridge.Error{Kind: bridge.KindUnavailable, Message: "host closed", Err: bridge.ErrClosed}), js.Undefined())
+			return nil
+		}
+		ctx, finish := a.callContext(callID, timeout)
+		rest := args[4:]
+		go func() {
+			v, err := js.Undefined(), error(nil)
+			func() {
+				defer recoverInto(&err)
+				v, err = fn(ctx, h, id, rest)
+			}()
+			err = classifyCancel(ctx, err)
+			finish()
+			settle(done, v, err)
+		}()
+		return nil
+	}
+}
+
+// callContext returns the context of one call: cancelled by cancel(callID)
+// and bounded by timeoutMs when positive. finish releases both.
+func (a *api) callContext(callID int, timeoutMs float64) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := func() {}
+	if timeoutMs > 0 {
+		var c context.CancelFunc
+		ctx, c = context.WithTimeout(ctx, time.Duration(timeoutMs*float64(time.Millisecond)))
+		stop = c
+	}
+	a.mu.Lock()
+	a.calls[callID] = cancel
+	a.mu.Unlock()
+	return ctx, func() {
+		a.mu.Lock()
+		delete(a.calls, callID)
+		a.mu.Unlock()
+		stop()
+		cancel(nil)
+	}
+}
+
+// settle answers done; a panic in the page's callback is not ours to report
+// but must not kill the runtime.
+func settle(done, v js.Value, err error) {
+	defer func() { _ = recover() }()
+	if err != nil {
+		done.Invoke(errValue(err), js.Undefined())
+		return
+	}
+	done.Invoke(js.Null(), v)
+}
+
+// classifyCancel makes an error caused by the caller's signal kind
+// "cancelled", whatever layer noticed it.
+func classifyCancel(ctx context.Context, err error) error {
+	if err == nil || !errors.Is(context.Cause(ctx), errAborted) {
+		return err
+	}
+	if e, ok := bridge.AsError(err); ok && e.Kind == bridge.KindCancelled {
+		return err
+	}
+	return &bridge.Error{Kind: bridge.KindCancelled, Message: "cancelled: " + err.Error(), Err: errAborted}
+}
+
+func recoverInto(err *error) {
+	if r := recover(); r != nil {
+		*err = protocolError(fmt.Sprintf("internal error (panic): %v\n%s", r, debug.Stack()))
+	}
+}
+
+func protocolError(msg string) error {
+	return &bridge.Error{Kind: bridge.KindProtocol, Message: msg, Err: bridge.ErrProtocol}
+}
+
+type syncFn func(h *host.Host, args []js.Value) (js.Value, error)
+
+// sync adapts fn to (hostID, ...args) -> [err, value].
+func (a *api) sync(fn syncFn) func(args []js.Value) any {
+	return func(args []js.Value) (ret any) {
+		var err error
+		v := js.Undefined()
+		defer func() {
+			if r := recover(); r != nil {
+				err = protocolError(fmt.Sprintf("internal error (panic): %v\n%s", r, debug.Stack()))
+			}
+			ret = pair(v, err)
+		}()
+		if len(args) < 1 {
+			err = protocolError("bad call: want (hostID, ...)")
+			return
+		}
+		a.mu.Lock()
+		h := a.hosts[args[0].Int()]
+		a.mu.Unlock()
+		if h == nil {
+			err = &bridge.Error{Kind: bridge.KindUnavailable, Message: "host closed", Err: bridge.ErrClosed}
+			return
+		}
+		v, err = fn(h, args[1:])
+		return
+	}
+}
+
+func syncNoHost(fn func(args []js.Value) (js.Value, error)) func(args []js.Value) any {
+	return func(args []js.Value) (ret any) {
+		var err error
+		v := js.Undefined()
+		defer func() {
+			if r := recover(); r != nil {
+				err = protocolError(fmt.Sprintf("internal error (panic): %v\n%s", r, debug.Stack()))
+			}
+			ret = pair(v, err)
+		}()
+		v, err = fn(args)
+		return
+	}
+}
+
+func pair(v js.Value, err error) js.Value {
+	out := jsArray.New(2)
+	if err != nil {
+		out.SetIndex(0, errValue(err))
+		out.SetIndex(1, js.Undefined())
+	} else {
+		out.SetIndex(0, js.Null())
+		out.SetIndex(1, v)
+	}
+	return out
+}
+
+// cancel(callID) cancels a call in flight; unknown ids (finished calls) are
+// ignored.
+func (a *api) cancel(args []js.Value) any {
+	if len(args) < 1 {
+		return nil
+	}
+	a.mu.Lock()
+	c := a.calls[args[0].Int()]
+	a.mu.Unlock()
+	if c != nil {
+		c(errAborted)
+	}
+	return nil
+}
+
+// ---- errors ----
+
+// errValue converts a Go error to the plain object mcphost.js turns into an
+// MCPError: {message, kind, code, data, uri, method, index}.
+func errValue(err error) js.Value {
+	o := jsObject.New()
+	o.Set("message", err.Error())
+	var ae *attach.Error
+	var ee *attach.ExpandError
+	switch be, ok := bridge.AsError(err); {
+	case ok:
+		o.Set("kind", string(be.Kind))
+		o.Set("code", float64(be.Code))
+		if len(be.Data) > 0 {
+			o.Set("data", string(be.Data))
+		}
+		if be.URI != "" {
+			o.Set("uri", be.URI)
+		}
+		if be.Method != "" {
+			o.Set("method", be.Method)
+		}
+	case errors.As(err, &ae):
+		o.Set("kind", ae.Kind)
+		o.Set("code", ae.Code)
+		if ae.URI != "" {
+			o.Set("uri", ae.URI)
+		}
+		o.Set("index", ae.Index)
+	case errors.As(err, &ee):
+		o.Set("kind", string(bridge.KindInvalid))
+		o.Set("code", 0)
+		d, _ := json.Marshal(struct {
+			Template string `json:"template"`
+			Offset   int    `json:"offset"`
+			Var      string `json:"var,omitempty"`
+		}{ee.Template, ee.Offset, ee.Var})
+		o.Set("data", string(d))
+	default:
+		o.Set("kind", string(bridge.KindPermanent))
+		o.Set("code", 0)
+	}
+	return o
+}
+
+// ---- values ----
+
+func parseJSON(b []byte) js.Value { return jsParse.Invoke(string(b)) }
+
+// attachmentsValue converts attachments: metadata as one JSON text, then
+// text and HTML as strings and bytes copied once into a Uint8Array.
+func attachmentsValue(atts []attach.Attachment) js.Value {
+	b := make([]byte, 0, 256*len(atts)+2)
+	b = append(b, '[')
+	for i := range atts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendAttachmentMeta(b, &atts[i], host.ForModel(&atts[i]))
+	}
+	b = append(b, ']')
+	arr := parseJSON(b)
+	for i := range atts {
+		a := &atts[i]
+		if !a.HasText() && a.HTML == "" && a.Bytes == nil {
+			continue
+		}
+		o := arr.Index(i)
+		if a.HasText() {
+			o.Set("text", a.Text)
+		}
+		if a.HTML != "" {
+			o.Set("html", a.HTML)
+		}
+		if a.Bytes != nil {
+			u := jsUint8Array.New(len(a.Bytes))
+			js.CopyBytesToJS(u, a.Bytes)
+			o.Set("bytes", u)
+		}
+	}
+	return arr
+}
+
+func strArg(args []js.Value, i int) string {
+	if i >= len(args) || args[i].Type() != js.TypeString {
+		return ""
+	}
+	return args[i].String()
+}
+
+// pairsArg reads a flat [k1, v1, k2, v2, ...] array (mcphost.js flattens
+// records so no JSON crosses for them).
+func pairsArg(args []js.Value, i int) map[string]string {
+	if i >= len(args) || args[i].Type() != js.TypeObject {
+		return nil
+	}
+	a := args[i]
+	n := a.Length()
+	m := make(map[string]string, n/2)
+	for j := 0; j+1 < n; j += 2 {
+		m[a.Index(j).String()] = a.Index(j + 1).String()
+	}
+	return m
+}
+
+// ---- connect and close ----
+
+// connect(callID, url, options, onEvent, done).
+func (a *api) connect(args []js.Value) any {
+	if len(args) < 5 || args[4].Type() != js.TypeFunction {
+		return errValue(protocolError("bad call: want (callID, url, options, onEvent, done)"))
+	}
+	callID, url, o, onEvent, done := args[0].Int(), args[1].String(), args[2], args[3], args[4]
+	opts, err := hostOptions(o)
+	if err != nil {
+		done.Invoke(errValue(err), js.Undefined())
+		return nil
+	}
+	opts.OnEvent = func(e host.Event) {
+		defer func() { _ = recover() }() // a throwing listener must not stop the queue
+		detail, parts := eventValue(e)
+		onEvent.Invoke(e.Type, detail, parts)
+	}
+	var timeout float64
+	if opts.Timeout > 0 {
+		timeout = float64(opts.Timeout / time.Millisecond)
+	}
+	ctx, finish := a.callContext(callID, timeout)
+	go func() {
+		var h *host.Host
+		var err error
+		func() {
+			defer recoverInto(&err)
+			h, err = host.Connect(ctx, url, opts)
+		}()
+		err = classifyCancel(ctx, err)
+		finish()
+		if err != nil {
+			settle(done, js.Undefined(), err)
+			return
+		}
+		a.mu.Lock()
+		a.nextHost++
+		id := a.nextHost
+		a.hosts[id] = h
+		a.mu.Unlock()
+		settle(done, js.ValueOf(id), nil)
+	}()
+	return nil
+}
+
+// hostOptions reads the normalized options object mcphost.js passes.
+func hostOptions(o js.Value) (*host.Options, error) {
+	opts := &host.Options{}
+	if o.Type() != js.TypeObject {
+		return opts, nil
+	}
+	ms := func(k string) time.Duration {
+		v := o.Get(k)
+		if v.Type() != js.TypeNumber || v.Float() <= 0 {
+			return 0
+		}
+		return time.Duration(v.Float() * float64(time.Millisecond))
+	}
+	num := func(k string) int64 {
+		v := o.Get(k)
+		if v.Type() != js.TypeNumber || v.Float() <= 0 {
+			return 0
+		}
+		return int64(v.Float())
+	}
+	opts.Timeout, opts.ToolTimeout, opts.RefreshDeadline = ms("timeoutMs"), ms("toolTimeoutMs"), ms("refreshDeadlineMs")
+	if v := o.Get("acceptImages"); v.Type() == js.TypeObject {
+		n := v.Length()
+		opts.Attach.AcceptImages = make([]string, 0, n)
+		for i := 0; i < n; i++ {
+			opts.Attach.AcceptImages = append(opts.Attach.AcceptImages, v.Index(i).String())
+		}
+	}
+	opts.Attach.RemoteImages = o.Get("remoteImages").Truthy()
+	opts.Attach.MaxPartBytes, opts.Attach.MaxReadBytes = num("maxPartBytes"), num("maxReadBytes")
+	if v := o.Get("clientInfo"); v.Type() == js.TypeString {
+		if err := json.Unmarshal([]byte(v.String()), &opts.ClientInfo); err != nil {
+			return nil, &bridge.Error{Kind: bridge.KindInvalid, Message: "options.clientInfo: " + err.Error()}
+		}
+	}
+	if v := o.Get("token"); v.Type() == js.TypeString {
+		opts.Token = v.String()
+	}
+	opts.NoReconnect = o.Get("reconnect").Type() == js.TypeBoolean && !o.Get("reconnect").Bool()
+	return opts, nil
+}
+
+// eventValue returns an event's detail as JSON text and, for "updated", its
+// parts as a separate value (so text and bytes cross without JSON).
+func eventValue(e host.Event) (string, js.Value) {
+	o := openObj(nil)
+	switch e.Type {
+	case host.EventUpdated:
+		o.str("uri", e.URI)
+		return string(o.close()), attachmentsValue(e.Parts)
+	case host.EventStale:
+		o.str("uri", e.URI)
+		o.str("reason", e.Reason)
+	case host.EventGone, host.EventSuperseded:
+		o.str("uri", e.URI)
+	case host.EventListProgress:
+		o.int("resources", int64(e.Resources))
+		o.int("templates", int64(e.Templates))
+		o.bool("done", e.Done)
+		o.bool("truncated", e.Truncated)
+		o.strs("errors", e.Errors, false)
+	case host.EventDisconnected:
+		o.str("reason", e.Reason)
+	}
+	return string(o.close()), js.Undefined()
+}
+
+func (a *api) closeHost(_ context.Context, h *host.Host, id int, _ []js.Value) (js.Value, error) {
+	a.mu.Lock()
+	delete(a.hosts, id)
+	a.mu.Unlock()
+	return js.Undefined(), h.Close()
+}
+
+// ---- asynchronous methods ----
+
+func (a *api) resources(ctx context.Context, h *host.Host, _ int, _ []js.Value) (js.Value, error) {
+	rs, _, err := h.Resources(ctx)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return parseJSON(appendResources(make([]byte, 0, 160*len(rs)+2), rs)), nil
+}
+
+func (a *api) templates(ctx context.Context, h *host.Host, _ int, _ []js.Value) (js.Value, error) {
+	ts, _, err := h.Templates(ctx)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return parseJSON(appendTemplates(make([]byte, 0, 160*len(ts)+2), ts)), nil
+}
+
+func (a *api) tools(ctx context.Context, h *host.Host, _ int, _ []js.Value) (js.Value, error) {
+	ts, err := h.Tools(ctx)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	if ts == nil {
+		ts = []bridge.Tool{}
+	}
+	b, err := json.Marshal(ts)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return parseJSON(b), nil
+}
+
+// complete(..., uriTemplate, argName, value, [k, v, ...]).
+func (a *api) complete(ctx context.Context, h *host.Host, _ int, args []js.Value) (js.Value, error) {
+	c, err := h.Complete(ctx, strArg(args, 0), strArg(args, 1), strArg(args, 2), pairsArg(args, 3))
+	if err != nil {
+		return js.Undefined(), err
+	}
+	if c.Values == nil {
+		c.Values = []string{}
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return parseJSON(b), nil
+}
+
+func (a *api) attach(ctx context.Context, h *host.Host, _ int, args []js.Value) (js.Value, error) {
+	atts, err := h.Attach(ctx, strArg(args, 0))
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return attachmentsValue(atts), nil
+}
+
+func (a *api) refresh(ctx context.Context, h *host.Host, _ int, _ []js.Value) (js.Value, error) {
+	return js.Undefined(), h.Refresh(ctx)
+}
+
+// callTool(..., name, argsJSON).
+func (a *api) callTool(ctx context.Context, h *host.Host, _ int, args []js.Value) (js.Value, error) {
+	var params any
+	if s := strArg(args, 1); s != "" {
+		params = json.RawMessage(s)
+	}
+	tr, err := h.CallTool(ctx, strArg(args, 0), params)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return toolResultValue(tr), nil
+}
+
+func toolResultValue(tr *host.ToolResult) js.Value {
+	o := openObj(make([]byte, 0, len(tr.Result)+128))
+	o.raw("result", tr.Result)
+	o.key("dropped")
+	o.b = append(o.b, '[')
+	for i, d := range tr.Dropped {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		w := openObj(o.b)
+		w.int("index", int64(d.Index))
+		w.str("uri", d.URI)
+		w.str("reason", d.Reason)
+		o.b = w.close()
+	}
+	o.b = append(o.b, ']')
+	o.strs("superseded", tr.Superseded, false)
+	return parseJSON(o.close())
+}
+
+// ---- synchronous methods ----
+
+func (a *api) info(h *host.Host, _ []js.Value) (js.Value, error) {
+	ir := h.InitializeResult()
+	if len(ir.RawCapabilities) == 0 {
+		ir.RawCapabilities = json.RawMessage(`{}`)
+	}
+	b, err := json.Marshal(ir)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return js.ValueOf(string(b)), nil
+}
+
+// mention(hostID, query, limit, audience) returns the matches as JSON text;
+// mcphost.js parses it (one crossing per keystroke).
+func (a *api) mention(h *host.Host, args []js.Value) (js.Value, error) {
+	var qo attach.QueryOptions
+	if len(args) > 1 && args[1].Type() == js.TypeNumber {
+		qo.Limit = args[1].Int()
+	}
+	qo.Audience = strArg(args, 2)
+	ms := h.Mention(strArg(args, 0), qo)
+	return js.ValueOf(string(appendMatches(make([]byte, 0, 256*len(ms)+2), ms))), nil
+}
+
+func (a *api) detach(h *host.Host, args []js.Value) (js.Value, error) {
+	return js.ValueOf(h.Detach(strArg(args, 0))), nil
+}
+
+func (a *api) attachments(h *host.Host, _ []js.Value) (js.Value, error) {
+	return attachmentsValue(h.Attachments()), nil
+}
+
+// filterToolResult(hostID, resultJSON).
+func (a *api) filterToolResult(h *host.Host, args []js.Value) (js.Value, error) {
+	tr, err := h.FilterToolResult(json.RawMessage(strArg(args, 0)))
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return toolResultValue(tr), nil
+}
+
+func (a *api) figures(h *host.Host, _ []js.Value) (js.Value, error) {
+	b, err := json.Marshal(h.Figures())
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return parseJSON(b), nil
+}
+
+// expand(template, [k, v, ...]).
+func expand(args []js.Value) (js.Value, error) {
+	s, err := attach.Expand(strArg(args, 0), pairsArg(args, 1))
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return js.ValueOf(s), nil
+}
+
+func templateVars(args []js.Value) (js.Value, error) {
+	vs := attach.TemplateVars(strArg(args, 0))
+	return js.ValueOf(string(appendStrings(nil, vs))), nil
+}

@@ -1,0 +1,414 @@
+// mcphost.js: the JavaScript API of mcphost, an MCP host for web chat
+// frontends. Plain ES module, no build step; types and docs are in
+// mcphost.d.ts, embedding notes in docs/embedding.md.
+//
+// The behaviour lives in Go (compiled to mcphost.wasm); this module loads the
+// Go runtime once per page, converts arguments and results, and turns the
+// Go side's callbacks into Promises, CustomEvents and MCPErrors.
+
+const KINDS = new Set([
+  'not_found', 'invalid', 'unsupported', 'unavailable', 'timeout',
+  'limit', 'protocol', 'cancelled', 'error',
+])
+
+/** Every failure of this API. See mcphost.d.ts. */
+export class MCPError extends Error {
+  constructor(message, init = {}) {
+    super(message)
+    const kind = KINDS.has(init.kind) ? init.kind : 'error'
+    // An aborted call looks like any other aborted web API call.
+    this.name = kind === 'cancelled' ? 'AbortError' : 'MCPError'
+    this.kind = kind
+    this.code = init.code ?? 0
+    this.data = init.data
+    this.uri = init.uri || undefined
+    this.method = init.method || undefined
+    this.index = init.index
+    this.retryable = kind === 'unavailable' || kind === 'timeout'
+  }
+}
+
+// fromGo turns the Go side's plain error object into an MCPError.
+function fromGo(e) {
+  if (e instanceof MCPError) return e
+  let data = e.data
+  if (typeof data === 'string') {
+    try {
+      data = JSON.parse(data)
+    } catch {
+      // keep the text as the server sent it
+    }
+  }
+  return new MCPError(e.message || 'unknown error', {
+    kind: e.kind || 'protocol', code: e.code, data, uri: e.uri, method: e.method, index: e.index,
+  })
+}
+
+// ---- the shared Go runtime ----
+
+const STRAY_GLOBALS = ['process', 'fs', 'path', 'Go']
+const TOKEN = /^[A-Za-z0-9._~-]+$/
+
+let runtimePromise = null // resolves to the Go exports, once per page
+let goClass = null // wasm_exec.js's Go class, captured before its global is removed
+let goShims = null // its fs, process and path shims, needed during Go's init
+const rt = { exports: null, exited: false, reason: '' }
+const pending = new Map() // callID -> reject, for calls the Go side has not answered
+const liveHosts = new Set()
+let nextCall = 0
+
+function exitedError() {
+  return new MCPError(rt.reason || 'the mcphost runtime has exited', { kind: 'protocol' })
+}
+
+function runtime(wasmUrl) {
+  if (rt.exited) return Promise.reject(exitedError())
+  runtimePromise ??= startRuntime(wasmUrl).catch(err => {
+    runtimePromise = null // a failed download may be retried by the next connect()
+    throw err instanceof MCPError
+      ? err
+      : new MCPError(`loading mcphost.wasm: ${err?.message ?? err}`, { kind: 'unavailable' })
+  })
+  return runtimePromise
+}
+
+async function loadGoClass() {
+  if (goClass) return
+  const before = STRAY_GLOBALS.map(n => [n, Object.getOwnPropertyDescriptor(globalThis, n)])
+  try {
+    await import(new URL('./wasm_exec.js', import.meta.url).href)
+    goClass = globalThis.Go
+    goShims = { fs: globalThis.fs, process: globalThis.process, path: globalThis.path }
+  } finally {
+    // wasm_exec.js defines Go, and fs, process and path when they are absent
+    // (Node shims for the browser). A page that detects Node with `typeof
+    // process` must not be misled: put back exactly what was there.
+    for (const [n, desc] of before) {
+      if (desc) Object.defineProperty(globalThis, n, desc)
+      else delete globalThis[n]
+    }
+  }
+  if (typeof goClass !== 'function') throw new Error('wasm_exec.js did not define Go')
+}
+
+async function startRuntime(wasmUrl) {
+  await loadGoClass()
+  const go = new goClass()
+  // Go's runtime writes its own output (a crash report) through the global
+  // fs; give it the captured shim only for the duration of the write.
+  const write = go.importObject.gojs['runtime.wasmWrite']
+  go.importObject.gojs['runtime.wasmWrite'] = sp => {
+    const had = Object.getOwnPropertyDescriptor(globalThis, 'fs')
+    if (!had) globalThis.fs = goShims.fs
+    try {
+      write(sp)
+    } finally {
+      if (!had) delete globalThis.fs
+    }
+  }
+  let exitCode = 0
+  go.exit = code => {
+    exitCode = code
+  }
+  const url = wasmUrl ? new URL(wasmUrl, import.meta.url) : new URL('./mcphost.wasm', import.meta.url)
+  const instance = await instantiate(url, go.importObject)
+  // The syscall packages capture fs and process during Go's init, which
+  // run() performs synchronously: the shims exist only for that moment.
+  const had = STRAY_GLOBALS.map(n => [n, Object.getOwnPropertyDescriptor(globalThis, n)])
+  for (const [n, desc] of had) if (!desc && n in goShims) globalThis[n] = goShims[n]
+  let exited
+  try {
+    exited = go.run(instance)
+  } finally {
+    for (const [n, desc] of had) if (!desc) delete globalThis[n]
+  }
+  exited.then(() => onRuntimeExit(`the mcphost runtime exited (code ${exitCode})`))
+  if (rt.exited) throw exitedError()
+  const exports = globalThis.__mcphost_go
+  delete globalThis.__mcphost_go
+  if (!exports) throw new MCPError('mcphost.wasm did not start', { kind: 'protocol' })
+  rt.exports = exports
+  return exports
+}
+
+async function instantiate(url, imports) {
+  const resp = await fetch(url)
+  if (!resp.ok) throw new Error(`GET ${url}: ${resp.status} ${resp.statusText}`)
+  if (WebAssembly.instantiateStreaming && /application\/wasm/.test(resp.headers.get('content-type') || '')) {
+    return (await WebAssembly.instantiateStreaming(resp, imports)).instance
+  }
+  return (await WebAssembly.instantiate(await resp.arrayBuffer(), imports)).instance
+}
+
+// onRuntimeExit fails everything: the page must never hang on a dead runtime.
+function onRuntimeExit(reason) {
+  if (rt.exited) return
+  rt.exited = true
+  rt.reason = reason
+  const err = exitedError()
+  for (const reject of [...pending.values()]) reject(err)
+  pending.clear()
+  for (const h of [...liveHosts]) h._runtimeExited(reason)
+  liveHosts.clear()
+}
+
+// callGo performs one asynchronous Go call: fn(callID, done) starts it.
+function callGo(start, signal) {
+  return new Promise((resolve, reject) => {
+    if (rt.exited) return reject(exitedError())
+    if (signal?.aborted) {
+      return reject(new MCPError(`cancelled: ${reasonText(signal.reason)}`, { kind: 'cancelled' }))
+    }
+    const callID = ++nextCall
+    const onAbort = () => {
+      // The Go side cancels the request (notifications/cancelled on the
+      // wire) and answers promptly with kind "cancelled" (or with the
+      // result, if it won the race: the context then holds what it says).
+      try {
+        rt.exports.cancel(callID)
+      } catch {
+        // runtime gone: onRuntimeExit rejects
+      }
+    }
+    const finish = () => {
+      pending.delete(callID)
+      signal?.removeEventListener('abort', onAbort)
+    }
+    pending.set(callID, err => {
+      finish()
+      reject(err)
+    })
+    const done = (err, value) => {
+      if (!pending.has(callID)) return
+      finish()
+      if (err) reject(fromGo(err))
+      else resolve(value)
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      const bad = start(callID, done)
+      if (bad) done(bad)
+    } catch (e) {
+      finish()
+      reject(rt.exited ? exitedError() : new MCPError(`mcphost runtime: ${e?.message ?? e}`, { kind: 'protocol' }))
+    }
+  })
+}
+
+function reasonText(r) {
+  return r?.message ?? (r === undefined ? 'aborted' : String(r))
+}
+
+function pairs(rec) {
+  const out = []
+  if (rec && typeof rec === 'object') {
+    for (const [k, v] of Object.entries(rec)) {
+      if (v !== undefined && v !== null) out.push(k, String(v))
+    }
+  }
+  return out
+}
+
+// fixAttachments turns error parts' plain errors into MCPErrors.
+function fixAttachments(atts) {
+  for (const a of atts) if (a.error) a.error = fromGo(a.error)
+  return atts
+}
+
+function wsURL(url) {
+  const base = typeof location !== 'undefined' ? location.href : undefined
+  const u = new URL(String(url), base)
+  if (u.protocol === 'http:') u.protocol = 'ws:'
+  else if (u.protocol === 'https:') u.protocol = 'wss:'
+  return u.href
+}
+
+// ---- Host ----
+
+class Host extends EventTarget {
+  #id = 0
+  #url
+  #info = { protocolVersion: '', serverInfo: { name: '', version: '' }, capabilities: {}, instructions: '' }
+  #ready = false
+  #queued = []
+  #closed = false
+
+  constructor(url) {
+    super()
+    this.#url = url
+  }
+
+  get url() {
+    return this.#url
+  }
+  get protocolVersion() {
+    return this.#info.protocolVersion
+  }
+  get serverInfo() {
+    return this.#info.serverInfo
+  }
+  get capabilities() {
+    return this.#info.capabilities
+  }
+  get instructions() {
+    return this.#info.instructions ?? ''
+  }
+
+  _opened(id) {
+    this.#id = id
+    this.#loadInfo()
+    liveHosts.add(this)
+    // Events that arrived while connecting wait until the caller's
+    // `await connect()` has resumed and could add listeners.
+    setTimeout(() => {
+      this.#ready = true
+      for (const [type, detail] of this.#queued.splice(0)) this.#dispatch(type, detail)
+    }, 0)
+  }
+
+  _event(type, detailJSON, parts) {
+    const detail = JSON.parse(detailJSON)
+    if (parts !== undefined) detail.parts = fixAttachments(parts)
+    if (type === 'reconnected') this.#loadInfo()
+    if (this.#ready) this.#dispatch(type, detail)
+    else this.#queued.push([type, detail])
+  }
+
+  _runtimeExited(reason) {
+    this.#closed = true
+    this.#dispatch('disconnected', { reason })
+  }
+
+  #dispatch(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }))
+  }
+
+  #loadInfo() {
+    try {
+      const info = JSON.parse(this.#sync('info'))
+      info.capabilities ??= {}
+      info.instructions ??= ''
+      this.#info = info
+    } catch {
+      // keep the last known values; calls report the failure
+    }
+  }
+
+  #sync(op, ...args) {
+    if (rt.exited) throw exitedError()
+    let r
+    try {
+      r = rt.exports[op](this.#id, ...args)
+    } catch (e) {
+      throw rt.exited ? exitedError() : new MCPError(`mcphost runtime: ${e?.message ?? e}`, { kind: 'protocol' })
+    }
+    if (r[0]) throw fromGo(r[0])
+    return r[1]
+  }
+
+  #async(op, options, ...args) {
+    const { signal, timeoutMs } = options ?? {}
+    return callGo(
+      (callID, done) => rt.exports[op](this.#id, callID, +timeoutMs > 0 ? +timeoutMs : 0, done, ...args),
+      signal,
+    )
+  }
+
+  resources(options) {
+    return this.#async('resources', options)
+  }
+  templates(options) {
+    return this.#async('templates', options)
+  }
+  tools(options) {
+    return this.#async('tools', options)
+  }
+  mention(query, options = {}) {
+    return JSON.parse(this.#sync('mention', String(query ?? ''), options.limit ?? 0, options.audience ?? ''))
+  }
+  expand(uriTemplate, vars) {
+    return syncNoHost('expand', String(uriTemplate), pairs(vars))
+  }
+  templateVars(uriTemplate) {
+    return JSON.parse(syncNoHost('templateVars', String(uriTemplate)))
+  }
+  complete(uriTemplate, argName, value, contextArgs, options) {
+    return this.#async('complete', options, String(uriTemplate), String(argName), String(value ?? ''), pairs(contextArgs))
+  }
+  async attach(uri, options) {
+    return fixAttachments(await this.#async('attach', options, String(uri)))
+  }
+  detach(uri) {
+    return this.#sync('detach', String(uri))
+  }
+  attachments() {
+    return fixAttachments(this.#sync('attachments'))
+  }
+  async refresh(options) {
+    await this.#async('refresh', options)
+  }
+  callTool(name, args, options) {
+    return this.#async('callTool', options, String(name), JSON.stringify(args ?? {}))
+  }
+  filterToolResult(result) {
+    const json = JSON.stringify(result)
+    if (json === undefined) throw new MCPError('filterToolResult: result is not JSON', { kind: 'invalid' })
+    return this.#sync('filterToolResult', json)
+  }
+  figures() {
+    return this.#sync('figures')
+  }
+  async close() {
+    if (this.#closed) return
+    this.#closed = true
+    liveHosts.delete(this)
+    if (rt.exited) return
+    try {
+      await this.#async('close', undefined)
+    } catch (e) {
+      if (e.kind !== 'unavailable') throw e // already closed on the Go side
+    }
+  }
+}
+
+function syncNoHost(op, ...args) {
+  if (rt.exited) throw exitedError()
+  const r = rt.exports[op](...args)
+  if (r[0]) throw fromGo(r[0])
+  return r[1]
+}
+
+/** Connects to an MCP server. See mcphost.d.ts for the options. */
+export async function connect(url, options = {}) {
+  const o = {
+    timeoutMs: 5000, toolTimeoutMs: 60000, refreshDeadlineMs: 800,
+    acceptImages: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'], remoteImages: false,
+    maxPartBytes: 20 << 20, maxReadBytes: 48 << 20, clientInfo: undefined, token: undefined,
+    wasmUrl: undefined, reconnect: true, signal: undefined,
+    ...options,
+  }
+  if (o.token !== undefined && o.token !== null && !TOKEN.test(String(o.token))) {
+    throw new MCPError('options.token: only the characters [A-Za-z0-9._~-] may travel in the subprotocol', {
+      kind: 'invalid',
+    })
+  }
+  const target = wsURL(url)
+  const exports = await runtime(o.wasmUrl)
+  const host = new Host(target)
+  const goOpts = {
+    timeoutMs: +o.timeoutMs || 0,
+    toolTimeoutMs: +o.toolTimeoutMs || 0,
+    refreshDeadlineMs: +o.refreshDeadlineMs || 0,
+    acceptImages: Array.isArray(o.acceptImages) ? o.acceptImages.map(String) : undefined,
+    remoteImages: !!o.remoteImages,
+    maxPartBytes: +o.maxPartBytes || 0,
+    maxReadBytes: +o.maxReadBytes || 0,
+    clientInfo: o.clientInfo ? JSON.stringify(o.clientInfo) : undefined,
+    token: o.token ? String(o.token) : undefined,
+    reconnect: o.reconnect !== false,
+  }
+  const onEvent = (type, detail, parts) => host._event(type, detail, parts)
+  const id = await callGo((callID, done) => exports.connect(callID, target, goOpts, onEvent, done), o.signal)
+  host._opened(id)
+  return host
+}
