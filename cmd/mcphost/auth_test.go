@@ -42,11 +42,11 @@ func TestParseTokenFile(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{
-		"":                  "no tokens",
-		"tok\n":             "line 1: no teams",
-		"a b\na c\n":        "line 2: duplicate token",
-		"a b c\n":           "3 fields",
-		"bad/token team\n":  "character '/'",
+		"":                 "no tokens",
+		"tok\n":            "line 1: no teams",
+		"a b\na c\n":       "line 2: duplicate token",
+		"a b c\n":          "3 fields",
+		"bad/token team\n": "character '/'",
 		"tok team\n x y z": "line 2",
 	} {
 		if _, err := parseTokenFile(strings.NewReader(in), true); err == nil || !strings.Contains(err.Error(), want) {

@@ -32,6 +32,12 @@ type pump struct {
 	// terminal reports whether an upstream Read error ends the session;
 	// other errors (one undecodable message) are logged and skipped.
 	terminal func(error) bool
+	// endReason, when set, says why the upstream ended (exit status, last
+	// stderr line); it goes into the errors answering pending requests.
+	endReason func() string
+
+	mu      sync.Mutex
+	pending map[jsonrpc.ID]string // browser requests without an answer yet → method
 }
 
 // run relays until either side ends or ctx is done, then closes both sides.
@@ -60,6 +66,14 @@ func (p *pump) upward(ctx context.Context) {
 				p.log.Info("gateway: browser side ended", "err", err)
 			}
 			return
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			p.mu.Lock()
+			if p.pending == nil {
+				p.pending = map[jsonrpc.ID]string{}
+			}
+			p.pending[req.ID] = req.Method
+			p.mu.Unlock()
 		}
 		if p.concurrent && !isHandshake(msg) {
 			writes.Add(1)
@@ -94,6 +108,7 @@ func (p *pump) send(ctx context.Context, msg jsonrpc.Message) bool {
 		return !errors.Is(err, io.ErrClosedPipe) && !errors.Is(err, mcp.ErrConnectionClosed)
 	}
 	p.log.Warn("gateway: upstream request failed", "method", req.Method, "id", req.ID.Raw(), "err", err)
+	p.answered(req.ID)
 	if werr := p.browser.Write(ctx, errorResponse(req.ID, err)); werr != nil {
 		return false
 	}
@@ -123,14 +138,46 @@ func (p *pump) down(ctx context.Context) {
 			}
 			if p.terminal(err) {
 				p.log.Info("gateway: upstream ended", "err", err)
+				p.failPending(ctx)
 				return
 			}
 			p.log.Warn("gateway: skipped an undecodable message from upstream", "err", err)
 			continue
 		}
+		if resp, ok := msg.(*jsonrpc.Response); ok {
+			p.answered(resp.ID)
+		}
 		if err := p.browser.Write(ctx, msg); err != nil {
 			return
 		}
+	}
+}
+
+func (p *pump) answered(id jsonrpc.ID) {
+	p.mu.Lock()
+	delete(p.pending, id)
+	p.mu.Unlock()
+}
+
+// failPending answers every browser request still waiting when the
+// upstream ends, so no call waits for its timeout.
+func (p *pump) failPending(ctx context.Context) {
+	p.mu.Lock()
+	pending := p.pending
+	p.pending = nil
+	p.mu.Unlock()
+	if len(pending) == 0 {
+		return
+	}
+	why := "the upstream server closed the connection"
+	if p.endReason != nil {
+		why = p.endReason()
+	}
+	for id, method := range pending {
+		p.browser.Write(ctx, &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
+			Code:    jsonrpc.CodeInternalError,
+			Message: fmt.Sprintf("mcphost gateway: %s before answering %s", why, method),
+		}})
 	}
 }
 

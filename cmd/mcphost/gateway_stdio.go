@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -61,7 +62,7 @@ func (g *stdioGateway) serve(ctx context.Context, c *bridge.Conn) {
 	}()
 	p := &pump{log: ch.log, browser: c, up: up, terminal: func(err error) bool {
 		return errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrClosed)
-	}}
+	}, endReason: ch.endReason}
 	p.run(ctx)
 }
 
@@ -89,6 +90,26 @@ type child struct {
 	log    *slog.Logger
 	exited chan struct{} // closed when the process has been reaped
 	err    error         // its exit status, once exited
+
+	mu         sync.Mutex
+	lastStderr string
+}
+
+// endReason describes how the child ended, with its last stderr line.
+func (c *child) endReason() string {
+	select {
+	case <-c.exited:
+	case <-time.After(time.Second):
+		return "the stdio server closed its stdout"
+	}
+	c.mu.Lock()
+	last := c.lastStderr
+	c.mu.Unlock()
+	why := "the stdio server exited (" + exitStatus(c.err) + ")"
+	if last != "" {
+		why += fmt.Sprintf(" after writing %q to stderr", last)
+	}
+	return why
 }
 
 // startChild starts argv with stdin, stdout and stderr on pipes of our own
@@ -159,7 +180,11 @@ func (c *child) logStderr(r *os.File) {
 		line, err := br.ReadSlice('\n')
 		if len(line) > 0 {
 			full := err == nil
-			c.log.Info("stderr: " + string(bytes.TrimRight(line, "\r\n")))
+			text := string(bytes.TrimRight(line, "\r\n"))
+			c.log.Info("stderr: " + text)
+			c.mu.Lock()
+			c.lastStderr = truncateRunes(text, 300)
+			c.mu.Unlock()
 			for !full && errors.Is(err, bufio.ErrBufferFull) { // discard the rest of a long line
 				_, err = br.ReadSlice('\n')
 				full = err == nil

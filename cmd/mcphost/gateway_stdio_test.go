@@ -1,0 +1,156 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcphost/mcphost/bridge"
+)
+
+// npmPeer returns the path of an npm test peer's entry point, failing (not
+// skipping) when it is missing.
+func npmPeer(t *testing.T, pkg string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "..", "e2e", "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("npm peer %s is missing (%v): run make test-deps", pkg, err)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatalf("node is missing: run make test-deps")
+	}
+	return p
+}
+
+// TestStdioEverything drives @modelcontextprotocol/server-everything through
+// the stdio gateway with the product's client.
+func TestStdioEverything(t *testing.T) {
+	t.Parallel()
+	peer := npmPeer(t, "server-everything")
+	host, logs := startServer(t, testConfig(t, "-stdio", "node '"+peer+"' stdio"))
+	updated := make(chan string, 64)
+	s := dial(t, host, &bridge.Options{OnResourceUpdated: func(uri string) {
+		select {
+		case updated <- uri:
+		default:
+		}
+	}})
+	ctx := context.Background()
+	init := s.InitializeResult()
+	if init.ServerInfo.Name == "" || init.Capabilities.Resources == nil || !init.Capabilities.Resources.Subscribe {
+		t.Fatalf("initialize through the gateway: %+v", init)
+	}
+
+	list, err := s.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Items) == 0 {
+		t.Fatal("no resources listed")
+	}
+	for _, r := range list.Items {
+		parts, err := s.ReadResource(ctx, r.URI)
+		if err != nil {
+			t.Errorf("read %s: %v", r.URI, err)
+			continue
+		}
+		if len(parts) == 0 || (parts[0].Text == nil) == (parts[0].Blob == nil) {
+			t.Errorf("read %s: parts %+v", r.URI, parts)
+		}
+	}
+	tmpls, err := s.ListTemplates(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blobTmpl string
+	for _, tm := range tmpls.Items {
+		if strings.Contains(tm.URITemplate, "/blob/") {
+			blobTmpl = tm.URITemplate
+		}
+	}
+	if blobTmpl == "" {
+		t.Fatalf("no blob template in %+v", tmpls.Items)
+	}
+	blobURI := strings.Replace(blobTmpl, "{resourceId}", "1", 1)
+	parts, err := s.ReadResource(ctx, blobURI)
+	if err != nil {
+		t.Fatalf("read %s: %v", blobURI, err)
+	}
+	if len(parts) != 1 || parts[0].Blob == nil || parts[0].Text != nil {
+		t.Fatalf("read %s: want one blob part, got %+v", blobURI, parts)
+	}
+	if _, err := base64.StdEncoding.DecodeString(*parts[0].Blob); err != nil {
+		t.Fatalf("blob is not base64: %v", err)
+	}
+
+	sub := list.Items[0].URI
+	if err := s.Subscribe(ctx, sub); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CallTool(ctx, "toggle-subscriber-updates", map[string]any{}); err != nil {
+		t.Fatalf("toggle-subscriber-updates: %v", err)
+	}
+	got := waitFor(t, updated, 10*time.Second, "resources/updated from server-everything")
+	if got == "" {
+		t.Fatal("empty updated uri")
+	}
+	// An unknown method passes through and its error comes back unchanged.
+	err = s.Call(ctx, "server/discover", map[string]any{}, nil)
+	if bridge.ErrorCode(err) != -32601 {
+		t.Errorf("server/discover through the gateway: %v, want the server's -32601", err)
+	}
+	if !strings.Contains(logs.String(), "stderr: ") {
+		t.Logf("note: the server wrote nothing to stderr")
+	}
+}
+
+// TestStdioFilesystem relays to @modelcontextprotocol/server-filesystem,
+// which declares no resources: the client's capability gate answers
+// locally, and tools still work through the gateway.
+func TestStdioFilesystem(t *testing.T) {
+	t.Parallel()
+	peer := npmPeer(t, "server-filesystem")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hello"), 0o644)
+	host, _ := startServer(t, testConfig(t, "-stdio", "node "+peer+" "+dir))
+	s := dial(t, host, nil)
+	ctx := context.Background()
+	if s.Supports("resources/list") {
+		t.Fatal("server-filesystem declared resources")
+	}
+	_, err := s.ListResources(ctx, nil)
+	if e, ok := bridge.AsError(err); !ok || e.Kind != bridge.KindUnsupported {
+		t.Fatalf("ListResources = %v, want the local capability gate", err)
+	}
+	tools, err := s.ListTools(ctx)
+	if err != nil || len(tools.Items) == 0 {
+		t.Fatalf("tools through the gateway: %v", err)
+	}
+	raw, err := s.CallTool(ctx, "list_allowed_directories", map[string]any{})
+	if err != nil || !strings.Contains(string(raw), filepath.Base(dir)) {
+		t.Fatalf("list_allowed_directories = %s, %v", raw, err)
+	}
+}
+
+// TestStdioStartFailure answers the first request with an error naming the
+// command when it cannot be started.
+func TestStdioStartFailure(t *testing.T) {
+	t.Parallel()
+	host, _ := startServer(t, testConfig(t, "-stdio", "/nonexistent/mcp-server --flag"))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := bridge.Dial(ctx, "ws://"+host+"/mcp", nil)
+	if err == nil || !strings.Contains(err.Error(), "/nonexistent/mcp-server") {
+		t.Fatalf("dial = %v, want an error naming the command", err)
+	}
+}
