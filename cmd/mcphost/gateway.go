@@ -118,8 +118,7 @@ func (p *pump) send(ctx context.Context, msg jsonrpc.Message) bool {
 // errorResponse answers id with the JSON-RPC error carried by err when the
 // upstream sent one (an HTTP error body), else -32603 naming the failure.
 func errorResponse(id jsonrpc.ID, err error) *jsonrpc.Response {
-	var we *jsonrpc.Error
-	if errors.As(err, &we) {
+	if we := upstreamWireError(err); we != nil {
 		return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: we.Code, Message: we.Message, Data: we.Data}}
 	}
 	return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
@@ -192,4 +191,31 @@ func describeMsg(msg jsonrpc.Message) string {
 		return fmt.Sprintf("response %v", m.ID.Raw())
 	}
 	return fmt.Sprintf("%T", msg)
+}
+
+// codeRejected is go-sdk's internal "rejected by transport" marker
+// (jsonrpc2.ErrRejected), wrapped into transient HTTP failures. It is not
+// the upstream's answer and never goes to the browser.
+const codeRejected = -32005
+
+// upstreamWireError finds a JSON-RPC error the upstream itself sent (an HTTP
+// error response with a JSON-RPC body) in err's tree.
+func upstreamWireError(err error) *jsonrpc.Error {
+	if err == nil {
+		return nil
+	}
+	if we, ok := err.(*jsonrpc.Error); ok && we.Code != codeRejected {
+		return we
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return upstreamWireError(u.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if we := upstreamWireError(e); we != nil {
+				return we
+			}
+		}
+	}
+	return nil
 }

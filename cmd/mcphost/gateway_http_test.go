@@ -1,0 +1,190 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/bridge"
+)
+
+// upstreamRecorder records what the gateway sent to the Streamable HTTP server.
+type upstreamRecorder struct {
+	mu       sync.Mutex
+	versions []string // MCP-Protocol-Version of each request after initialize
+	custom   []string // X-Test header of each request
+	gets     int
+}
+
+// TestUpstreamHTTP relays to a go-sdk Streamable HTTP server: resources,
+// out-of-band resources/updated and list_changed (which only the standalone
+// GET stream can carry), a ping answered while a slow tool call is in
+// flight, the stamped MCP-Protocol-Version and -upstream-header headers, and
+// an HTTP failure answered as a JSON-RPC error for that request only.
+func TestUpstreamHTTP(t *testing.T) {
+	t.Parallel()
+	entered, release := make(chan struct{}), make(chan struct{})
+	var releaseOnce sync.Once
+	t.Cleanup(func() { releaseOnce.Do(func() { close(release) }) })
+	srv := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, &mcp.ServerOptions{
+		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	text := func(uri, s string) mcp.ResourceHandler {
+		return func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: s}}}, nil
+		}
+	}
+	srv.AddResource(&mcp.Resource{URI: "mem://a", Name: "a", MIMEType: "text/plain"}, text("mem://a", "alpha"))
+	mcp.AddTool(srv, &mcp.Tool{Name: "slow"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		close(entered)
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	rec := &upstreamRecorder{}
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		rec.mu.Lock()
+		rec.custom = append(rec.custom, r.Header.Get("X-Test"))
+		if !bytes.Contains(body, []byte(`"initialize"`)) {
+			rec.versions = append(rec.versions, r.Header.Get("Mcp-Protocol-Version"))
+		}
+		if r.Method == http.MethodGet {
+			rec.gets++
+		}
+		rec.mu.Unlock()
+		if bytes.Contains(body, []byte(`"name":"boom"`)) {
+			http.Error(w, "bad gateway", http.StatusBadGateway)
+			return
+		}
+		if bytes.Contains(body, []byte(`"name":"denied"`)) {
+			var req struct{ ID json.RawMessage }
+			json.Unmarshal(body, &req)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32042,"message":"denied by policy","data":{"why":["scope"]}}}`, req.ID)
+			return
+		}
+		sdk.ServeHTTP(w, r)
+	}))
+	t.Cleanup(up.Close)
+
+	host, _ := startServer(t, testConfig(t, "-upstream", up.URL, "-upstream-header", "X-Test: yes"))
+	updated, changed := make(chan string, 64), make(chan string, 64)
+	s := dial(t, host, &bridge.Options{
+		OnResourceUpdated: func(uri string) { updated <- uri },
+		OnListChanged:     func(l string) { changed <- l },
+	})
+	ctx := context.Background()
+	parts, err := s.ReadResource(ctx, "mem://a")
+	if err != nil || parts[0].Text == nil || *parts[0].Text != "alpha" {
+		t.Fatalf("read mem://a: %+v %v", parts, err)
+	}
+	if err := s.Subscribe(ctx, "mem://a"); err != nil {
+		t.Fatal(err)
+	}
+
+	// Out-of-band notifications: only the standalone GET stream carries
+	// them. Repeat until one arrives, since the stream opens asynchronously.
+	deadline := time.After(10 * time.Second)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for got := false; !got; {
+		srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "mem://a"})
+		select {
+		case uri := <-updated:
+			if uri != "mem://a" {
+				t.Fatalf("updated %q", uri)
+			}
+			got = true
+		case <-tick.C:
+		case <-deadline:
+			t.Fatal("no resources/updated through the gateway within 10 s")
+		}
+	}
+	srv.AddResource(&mcp.Resource{URI: "mem://b", Name: "b"}, text("mem://b", "beta"))
+	if l := waitFor(t, changed, 5*time.Second, "resources/list_changed"); l != "resources" {
+		t.Fatalf("list_changed %q", l)
+	}
+	list, err := s.ListResources(ctx, nil)
+	if err != nil || len(list.Items) != 2 {
+		t.Fatalf("list after list_changed: %+v %v", list, err)
+	}
+
+	// A ping answers while a slow tool call is in flight.
+	slowDone := make(chan error, 1)
+	go func() {
+		_, err := s.CallTool(ctx, "slow", map[string]any{})
+		slowDone <- err
+	}()
+	waitFor(t, entered, 5*time.Second, "the slow tool to start")
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	start := time.Now()
+	err = s.Call(pctx, "ping", nil, nil)
+	pingTook := time.Since(start)
+	cancel()
+	if err != nil {
+		t.Fatalf("ping during a slow call: %v", err)
+	}
+	select {
+	case err := <-slowDone:
+		t.Fatalf("the slow call finished before release: %v", err)
+	default:
+	}
+	t.Logf("ping round trip through the HTTP gateway while a tool call is in flight: %v", pingTook)
+	releaseOnce.Do(func() { close(release) })
+	if err := waitFor(t, slowDone, 5*time.Second, "the slow call"); err != nil {
+		t.Fatalf("slow call: %v", err)
+	}
+
+	// An HTTP failure becomes a JSON-RPC error for that request; the
+	// session goes on.
+	_, err = s.CallTool(ctx, "boom", map[string]any{})
+	if e, ok := bridge.AsError(err); !ok || e.Code != -32603 || !strings.Contains(e.Message, "upstream") {
+		t.Fatalf("boom = %v, want -32603 naming the upstream", err)
+	}
+	if err := s.Call(ctx, "ping", nil, nil); err != nil {
+		t.Fatalf("ping after an HTTP failure: %v", err)
+	}
+	// An HTTP error whose body is a JSON-RPC error passes it on intact.
+	_, err = s.CallTool(ctx, "denied", map[string]any{})
+	if e, ok := bridge.AsError(err); !ok || e.Code != -32042 || e.Message != "denied by policy" || string(e.Data) != `{"why":["scope"]}` {
+		t.Fatalf("denied = %v (data %s), want the upstream's -32042 intact", err, dataOf(err))
+	}
+
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.gets == 0 {
+		t.Error("the gateway never opened the standalone GET stream")
+	}
+	for i, v := range rec.versions {
+		if v != bridge.ProtocolVersion {
+			t.Errorf("request %d after initialize had MCP-Protocol-Version %q, want %q", i, v, bridge.ProtocolVersion)
+		}
+	}
+	for i, v := range rec.custom {
+		if v != "yes" {
+			t.Errorf("request %d lacks the -upstream-header", i)
+		}
+	}
+}
