@@ -1,0 +1,124 @@
+//go:build !js
+
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/mcphost/mcphost/bridge"
+)
+
+// handshake sends a WebSocket upgrade request and returns the status.
+func handshake(t *testing.T, host string, hdr map[string]string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, "http://"+host+"/mcp", nil)
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", "websocket")
+	req.Header.Set("Sec-WebSocket-Version", "13")
+	req.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+	req.Header.Set("Sec-WebSocket-Protocol", "mcp")
+	for k, v := range hdr {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("handshake: %v", err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestRefusals checks each door of the WebSocket endpoint: foreign and null
+// Origin (403), non-loopback Host (403, DNS rebinding), missing and wrong
+// token (401), past -max-conns (503), and that good requests pass.
+func TestRefusals(t *testing.T) {
+	t.Parallel()
+	tf := filepath.Join(t.TempDir(), "tokens")
+	os.WriteFile(tf, []byte("good-token platform\n"), 0o600)
+	host, _ := startServer(t, testConfig(t, "-token-file", tf, "-max-conns", "2", "-origin", "http://localhost:5173"))
+	port := host[strings.LastIndex(host, ":")+1:]
+	tok := "mcp, mcp.token.good-token"
+	cases := []struct {
+		name string
+		hdr  map[string]string
+		want int
+	}{
+		{"foreign origin", map[string]string{"Origin": "https://evil.example", "Sec-WebSocket-Protocol": tok}, 403},
+		{"null origin", map[string]string{"Origin": "null", "Sec-WebSocket-Protocol": tok}, 403},
+		{"origin on another port", map[string]string{"Origin": "http://127.0.0.1:1", "Sec-WebSocket-Protocol": tok}, 403},
+		{"rebinding host", map[string]string{"Host": "attacker.example:" + port, "Origin": "http://attacker.example:" + port, "Sec-WebSocket-Protocol": tok}, 403},
+		{"missing token", map[string]string{"Origin": "http://" + host}, 401},
+		{"wrong token", map[string]string{"Origin": "http://" + host, "Sec-WebSocket-Protocol": "mcp, mcp.token.bad-token"}, 401},
+		{"no mcp subprotocol", map[string]string{"Sec-WebSocket-Protocol": "mcp.token.good-token"}, 400},
+		{"same origin with token", map[string]string{"Origin": "http://" + host, "Sec-WebSocket-Protocol": tok}, 101},
+		{"allowed -origin pattern", map[string]string{"Origin": "http://localhost:5173", "Sec-WebSocket-Protocol": tok}, 101},
+		{"localhost host", map[string]string{"Host": "localhost:" + port, "Sec-WebSocket-Protocol": tok}, 101},
+	}
+	for _, tc := range cases {
+		if got := handshake(t, host, tc.hdr); got != tc.want {
+			t.Errorf("%s: status %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	// Two live sessions fill -max-conns 2; the third is refused with 503.
+	dial(t, host, &bridge.Options{Token: "good-token"})
+	dial(t, host, &bridge.Options{Token: "good-token"})
+	if got := handshake(t, host, map[string]string{"Sec-WebSocket-Protocol": tok}); got != 503 {
+		t.Errorf("past -max-conns: status %d, want 503", got)
+	}
+}
+
+// TestWebPage checks the page's security headers, the wasm content type,
+// that Go sources are not served, and that -no-web turns the page off.
+func TestWebPage(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.noWeb = false
+	host, _ := startServer(t, cfg)
+	resp, err := http.Get("http://" + host + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	h := resp.Header
+	if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "'wasm-unsafe-eval'") || !strings.Contains(csp, "object-src 'none'") || strings.Contains(csp, "'unsafe-eval'") {
+		t.Errorf("CSP = %q", csp)
+	}
+	if h.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("X-Content-Type-Options = %q", h.Get("X-Content-Type-Options"))
+	}
+	for path, want := range map[string]int{"/web.go": 404, "/mcp": 426} {
+		r, err := http.Get("http://" + host + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		if r.StatusCode != want {
+			t.Errorf("GET %s = %d, want %d", path, r.StatusCode, want)
+		}
+	}
+	rec := httptest.NewRecorder()
+	webHandler(fstest.MapFS{"mcphost.wasm": {Data: []byte("\x00asm\x01\x00\x00\x00")}}).ServeHTTP(rec, httptest.NewRequest("GET", "/mcphost.wasm", nil))
+	if ct := rec.Header().Get("Content-Type"); rec.Code != 200 || ct != "application/wasm" {
+		t.Errorf("wasm Content-Type = %q", ct)
+	}
+
+	off, _ := startServer(t, testConfig(t)) // -no-web
+	r, err := http.Get("http://" + off + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	if r.StatusCode != 404 {
+		t.Errorf("-no-web: GET / = %d, want 404", r.StatusCode)
+	}
+}
