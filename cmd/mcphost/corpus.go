@@ -338,12 +338,10 @@ func markdownSummary(data []byte) (title, desc string) {
 		if inFence {
 			continue
 		}
-		if title == "" && strings.HasPrefix(t, "#") {
-			h := strings.TrimLeft(t, "#")
-			if len(t)-len(h) <= 6 && (h == "" || h[0] == ' ' || h[0] == '\t') {
-				title = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(h), "#"))
-				continue
-			}
+		heading, htext := atxHeading(t)
+		if title == "" && heading {
+			title = htext
+			continue
 		}
 		if desc != "" {
 			break
@@ -354,7 +352,7 @@ func markdownSummary(data []byte) (title, desc string) {
 				desc = strings.Join(para, " ")
 				para = nil
 			}
-		case strings.HasPrefix(t, "#"), strings.HasPrefix(t, "|"), strings.HasPrefix(t, "<"),
+		case heading, strings.HasPrefix(t, "|"), strings.HasPrefix(t, "<"),
 			strings.HasPrefix(t, "!["), strings.HasPrefix(t, ">"), strings.HasPrefix(t, "- "), strings.HasPrefix(t, "* "):
 			if len(para) > 0 {
 				desc = strings.Join(para, " ")
@@ -371,6 +369,16 @@ func markdownSummary(data []byte) (title, desc string) {
 		desc = strings.Join(para, " ")
 	}
 	return title, truncateRunes(strings.Join(strings.Fields(desc), " "), 280)
+}
+
+// atxHeading reports whether t is an ATX heading and returns its text.
+func atxHeading(t string) (bool, string) {
+	h := strings.TrimLeft(t, "#")
+	n := len(t) - len(h)
+	if n == 0 || n > 6 || (h != "" && h[0] != ' ' && h[0] != '\t') {
+		return false, ""
+	}
+	return true, strings.TrimSpace(strings.TrimRight(strings.TrimSpace(h), "#"))
 }
 
 func imageSummary(data []byte, mimeType, ext string) string {

@@ -32,6 +32,7 @@ func readSSE(r io.Reader, lastID string, limit int64, fn func(sseEvent) error) e
 	var (
 		data    bytes.Buffer
 		hasData bool
+		sawID   bool // this event set an id
 		name    string
 		retry   time.Duration
 	)
@@ -48,14 +49,14 @@ func readSSE(r io.Reader, lastID string, limit int64, fn func(sseEvent) error) e
 				if err := fn(sseEvent{id: lastID, name: name, data: bytes.Clone(data.Bytes()), retry: retry}); err != nil {
 					return err
 				}
-			} else if retry > 0 || lastID != "" {
+			} else if retry > 0 || sawID {
 				// An event with only an id or retry: report it for resumption.
 				if err := fn(sseEvent{id: lastID, retry: retry}); err != nil {
 					return err
 				}
 			}
 			data.Reset()
-			hasData, name, retry = false, "", 0
+			hasData, sawID, name, retry = false, false, "", 0
 			continue
 		}
 		if line[0] == ':' {
@@ -75,7 +76,7 @@ func readSSE(r io.Reader, lastID string, limit int64, fn func(sseEvent) error) e
 			hasData = true
 		case "id":
 			if !strings.ContainsRune(value, 0) {
-				lastID = value
+				lastID, sawID = value, true
 			}
 		case "event":
 			name = value
