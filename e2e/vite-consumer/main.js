@@ -1,0 +1,41 @@
+// A consumer as a web developer would write it: import the module from its
+// source path and let the bundler carry mcphost.wasm and wasm_exec.js along
+// (mcphost.js names them with new URL(..., import.meta.url)). The test passes
+// the server's WebSocket URL and a document to attach in the query string.
+import { connect, MCPError } from '../../web/mcphost.js'
+
+const out = document.querySelector('#out')
+const params = new URLSearchParams(location.search)
+
+async function main() {
+  const host = await connect(params.get('mcp'), { clientInfo: { name: 'vite-consumer', version: '1.0' } })
+  const resources = await host.resources()
+  const [part] = await host.attach(params.get('uri'))
+  let notFound
+  try {
+    await host.attach(params.get('uri') + '.missing')
+  } catch (e) {
+    notFound = { isMCPError: e instanceof MCPError, kind: e.kind }
+  }
+  const result = {
+    serverInfo: host.serverInfo.name,
+    resources: resources.length,
+    mention: host.mention('onboarding', { limit: 3 }).length,
+    part: { kind: part.kind, mimeType: part.mimeType, bytes: part.bytes?.length ?? 0, text: part.text?.length ?? 0 },
+    notFound,
+    globals: ['process', 'fs', 'path', 'Go'].filter(n => n in globalThis),
+  }
+  await host.close()
+  return result
+}
+
+main().then(
+  r => {
+    window.result = r
+    out.textContent = JSON.stringify(r, null, 2)
+  },
+  e => {
+    window.result = { error: String(e?.message ?? e), kind: e?.kind }
+    out.textContent = 'failed: ' + window.result.error
+  },
+)
