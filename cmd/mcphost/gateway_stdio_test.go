@@ -17,7 +17,7 @@ import (
 
 // npmPeer returns the path of an npm test peer's entry point, failing (not
 // skipping) when it is missing.
-func npmPeer(t *testing.T, pkg string) string {
+func npmPeer(t testing.TB, pkg string) string {
 	t.Helper()
 	p, err := filepath.Abs(filepath.Join("..", "..", "e2e", "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js"))
 	if err != nil {

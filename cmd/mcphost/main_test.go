@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 
 // testConfig returns a config as parseFlags would, for port 0 and with fast
 // internal intervals.
-func testConfig(t *testing.T, args ...string) *config {
+func testConfig(t testing.TB, args ...string) *config {
 	t.Helper()
 	cfg, err := parseFlags(append([]string{"-addr", "127.0.0.1:0", "-no-web"}, args...), io.Discard)
 	if err != nil {
@@ -60,7 +60,7 @@ func (l *logBuffer) String() string {
 
 // startServer runs mcphost in-process and returns its host:port and logs.
 // The server is shut down (and checked to return) at cleanup.
-func startServer(t *testing.T, cfg *config) (string, *logBuffer) {
+func startServer(t testing.TB, cfg *config) (string, *logBuffer) {
 	t.Helper()
 	logs := &logBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -93,7 +93,7 @@ func startServer(t *testing.T, cfg *config) (string, *logBuffer) {
 }
 
 // dial connects the product's client to host's /mcp.
-func dial(t *testing.T, host string, o *bridge.Options) *bridge.Session {
+func dial(t testing.TB, host string, o *bridge.Options) *bridge.Session {
 	t.Helper()
 	if o == nil {
 		o = &bridge.Options{}

@@ -14,8 +14,8 @@ import (
 	"github.com/mcphost/mcphost/bridge"
 )
 
-// handshake sends a WebSocket upgrade request and returns the status.
-func handshake(t *testing.T, host string, hdr map[string]string) int {
+// upgradeStatus sends a WebSocket upgrade request and returns the status.
+func upgradeStatus(t *testing.T, host string, hdr map[string]string) int {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, "http://"+host+"/mcp", nil)
 	req.Header.Set("Connection", "Upgrade")
@@ -65,14 +65,14 @@ func TestRefusals(t *testing.T) {
 		{"localhost host", map[string]string{"Host": "localhost:" + port, "Sec-WebSocket-Protocol": tok}, 101},
 	}
 	for _, tc := range cases {
-		if got := handshake(t, host, tc.hdr); got != tc.want {
+		if got := upgradeStatus(t, host, tc.hdr); got != tc.want {
 			t.Errorf("%s: status %d, want %d", tc.name, got, tc.want)
 		}
 	}
 	// Two live sessions fill -max-conns 2; the third is refused with 503.
 	dial(t, host, &bridge.Options{Token: "good-token"})
 	dial(t, host, &bridge.Options{Token: "good-token"})
-	if got := handshake(t, host, map[string]string{"Sec-WebSocket-Protocol": tok}); got != 503 {
+	if got := upgradeStatus(t, host, map[string]string{"Sec-WebSocket-Protocol": tok}); got != 503 {
 		t.Errorf("past -max-conns: status %d, want 503", got)
 	}
 }

@@ -1,0 +1,57 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// BenchmarkPing measures one ping round trip from the product's client:
+// answered by the built-in documents server (no gateway: the baseline), and
+// through the stdio gateway (server-everything under node) and the
+// Streamable HTTP gateway (an in-process go-sdk server).
+func BenchmarkPing(b *testing.B) {
+	run := func(b *testing.B, args ...string) {
+		host, _ := startServer(b, testConfig(b, args...))
+		s := dial(b, host, nil)
+		ctx := context.Background()
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			if err := s.Call(ctx, "ping", nil, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("docs", func(b *testing.B) { run(b) })
+	b.Run("stdio-gateway", func(b *testing.B) {
+		run(b, "-stdio", "node "+npmPeer(b, "server-everything")+" stdio")
+	})
+	b.Run("http-gateway", func(b *testing.B) {
+		srv := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+		up := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+		b.Cleanup(up.Close)
+		run(b, "-upstream", up.URL)
+	})
+}
+
+// BenchmarkReadDocument reads the sample corpus's 1.3 MB changelog through
+// the documents server (resolver, go-sdk encoding, WebSocket, client decode).
+func BenchmarkReadDocument(b *testing.B) {
+	host, _ := startServer(b, testConfig(b))
+	s := dial(b, host, nil)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		parts, err := s.ReadResource(ctx, "docs://team/payments/reference/api-changelog.md")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(*parts[0].Text)))
+	}
+}
