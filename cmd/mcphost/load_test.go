@@ -72,10 +72,10 @@ func startGateway(tb testing.TB, args ...string) string {
 	return ""
 }
 
-// descendants returns the processes that are children of this process or
+// leftoverProcs returns the processes that are children of this process or
 // run exe (a re-parented orphan of a killed gateway would have ppid 1 but
 // still run the server binary), as "pid cmd" strings.
-func descendants(exe string) []string {
+func leftoverProcs(exe string) []string {
 	self := strconv.Itoa(os.Getpid())
 	ents, _ := os.ReadDir("/proc")
 	var out []string
@@ -182,7 +182,7 @@ func TestGatewayLoad(t *testing.T) {
 		t.Fatalf("warm-up: %d sessions failed, first: %v", len(errs), errs[0])
 	}
 	baseG, baseHeap := waitSettled(t, server, 0, 0)
-	t.Logf("baseline after warm-up: %d goroutines, HeapInuse %.1f MB, %d OS threads", baseG, float64(baseHeap)/1e6, threads())
+	t.Logf("baseline after warm-up: %d goroutines, HeapInuse %.1f MB, %d OS threads", baseG, float64(baseHeap)/1e6, osThreads())
 
 	start := time.Now()
 	var okN atomic.Int64
@@ -207,7 +207,7 @@ func TestGatewayLoad(t *testing.T) {
 
 	g, heap := waitSettled(t, server, baseG, baseHeap)
 	t.Logf("after: %d goroutines, HeapInuse %.1f MB (%.2f× baseline), %d OS threads, no child process left",
-		g, float64(heap)/1e6, float64(heap)/float64(baseHeap), threads())
+		g, float64(heap)/1e6, float64(heap)/float64(baseHeap), osThreads())
 }
 
 // waitSettled waits (up to 30 s) until no child process is left and, when a
@@ -218,7 +218,7 @@ func waitSettled(t *testing.T, server string, baseG int, baseHeap uint64) (int, 
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		kids := descendants(server)
+		kids := leftoverProcs(server)
 		g := runtime.NumGoroutine()
 		heap := settledHeap()
 		settled := len(kids) == 0
@@ -294,7 +294,7 @@ func sampleChildren(server string) (stop func() int) {
 	go func() {
 		defer close(exited)
 		for {
-			if n := int64(len(descendants(server))); n > peak.Load() {
+			if n := int64(len(leftoverProcs(server))); n > peak.Load() {
 				peak.Store(n)
 			}
 			select {
@@ -311,8 +311,8 @@ func sampleChildren(server string) (stop func() int) {
 	}
 }
 
-// threads returns this process's OS thread count (diagnostics only).
-func threads() int {
+// osThreads returns this process's OS thread count (diagnostics only).
+func osThreads() int {
 	b, _ := os.ReadFile("/proc/self/status")
 	for line := range strings.SplitSeq(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
