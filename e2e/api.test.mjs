@@ -460,6 +460,31 @@ describe('mcphost.js in Chromium', () => {
     }
   })
 
+  test('refresh past refreshDeadlineMs marks attachments stale, keeps the copy and still forwards it', async () => {
+    const page = await openPage()
+    try {
+      const r = await page.evaluate(async uri => {
+        // 1 ms: no read over a WebSocket finishes in time, so refresh
+        // cancels it on the wire and marks the attachment stale.
+        const h = await window.mcphost.connect('/mcp', { refreshDeadlineMs: 1 })
+        const [before] = await h.attach(uri)
+        const stale = window.nextEvent(h, 'stale', d => d.uri === uri)
+        await h.refresh()
+        const detail = await stale
+        const [after] = h.attachments()
+        await h.close()
+        return { detail, state: after.state, forModel: after.forModel, same: after.text === before.text }
+      }, WELCOME)
+      assert.deepEqual(Object.keys(r.detail).sort(), ['reason', 'uri'])
+      assert.match(r.detail.reason, /refresh/)
+      assert.equal(r.state, 'stale')
+      assert.equal(r.forModel, true, 'stale parts still go to the model (with a warning)')
+      assert.equal(r.same, true, 'the old copy is kept')
+    } finally {
+      await page.close()
+    }
+  })
+
   test('an invalid token is refused before anything is sent', async () => {
     const page = await openPage()
     try {
