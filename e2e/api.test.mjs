@@ -6,6 +6,7 @@
 // updated, gone and listchanged. Every API method and event is exercised.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -499,6 +500,54 @@ describe('mcphost.js in Chromium', () => {
       assert.match(err.message, /A-Za-z0-9/)
     } finally {
       await page.close()
+    }
+  })
+})
+
+describe('runtime exit', () => {
+  test('if the Go runtime dies, pending and later calls reject with kind protocol and disconnected fires', async () => {
+    // A stand-in module (wasm/internal/crashtest) that answers connect, never
+    // answers attach and then panics: the runtime exits for real.
+    const dir = mkdtempSync(path.join(tmpdir(), 'mcphost-crash-'))
+    const wasm = path.join(dir, 'crash.wasm')
+    execFileSync('go', ['build', '-o', wasm, './wasm/internal/crashtest'], {
+      cwd: root, env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' }, stdio: 'pipe',
+    })
+    const page = await openPage()
+    const consoleText = []
+    page.on('console', m => consoleText.push(m.text()))
+    try {
+      await page.route('**/crash.wasm', route =>
+        route.fulfill({ body: readFileSync(wasm), contentType: 'application/wasm' }))
+      const r = await page.evaluate(async () => {
+        const h = await window.mcphost.connect('/mcp', { wasmUrl: '/test/crash.wasm' })
+        const disc = window.nextEvent(h, 'disconnected')
+        const pending = h.attach('docs://never/answered').then(() => null, e => window.errorFields(e))
+        const detail = await disc
+        const pendingErr = await pending
+        let syncErr
+        try {
+          h.attachments()
+        } catch (e) {
+          syncErr = window.errorFields(e)
+        }
+        const laterErr = await window.mcphost.connect('/mcp').then(() => null, e => window.errorFields(e))
+        const globals = ['process', 'fs', 'path', 'Go'].filter(n => n in globalThis)
+        return { detail, pendingErr, syncErr, laterErr, globals, name: h.serverInfo.name }
+      })
+      assert.equal(r.name, 'crashtest')
+      assert.match(r.detail.reason, /exited/)
+      for (const e of [r.pendingErr, r.syncErr, r.laterErr]) {
+        assert.ok(e, 'rejected')
+        assert.equal(e.isMCPError, true)
+        assert.equal(e.kind, 'protocol')
+      }
+      assert.deepEqual(r.globals, [], 'no globals, even after the runtime printed its crash')
+      assert.ok(consoleText.some(t => t.includes('deliberate crash')),
+        'the runtime could still print its panic (fs shim restored for the write)')
+    } finally {
+      await page.close()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })
