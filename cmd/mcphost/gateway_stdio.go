@@ -91,6 +91,7 @@ type child struct {
 	exited chan struct{} // closed when the process has been reaped
 	err    error         // its exit status, once exited
 
+	stderrDone chan struct{} // closed when stderr reached EOF
 	mu         sync.Mutex
 	lastStderr string
 }
@@ -101,6 +102,10 @@ func (c *child) endReason() string {
 	case <-c.exited:
 	case <-time.After(time.Second):
 		return "the stdio server closed its stdout"
+	}
+	select { // its last words may still be in the stderr pipe
+	case <-c.stderrDone:
+	case <-time.After(500 * time.Millisecond):
 	}
 	c.mu.Lock()
 	last := c.lastStderr
@@ -153,7 +158,7 @@ func startChild(argv []string, grace time.Duration, log *slog.Logger) (*child, e
 	if len(argv) > 1 && (name == "node" || name == "python" || name == "python3" || name == "npx" || name == "uvx") {
 		name += " " + filepath.Base(argv[1])
 	}
-	c := &child{cmd: cmd, stdin: inW, stdout: outR, grace: grace, exited: make(chan struct{}),
+	c := &child{cmd: cmd, stdin: inW, stdout: outR, grace: grace, exited: make(chan struct{}), stderrDone: make(chan struct{}),
 		log: log.With("child", name, "pid", cmd.Process.Pid)}
 	c.log.Info("gateway: started stdio server", "argv", argv)
 	go c.logStderr(errR)
@@ -174,6 +179,7 @@ func exitStatus(err error) string {
 
 // logStderr logs each stderr line of the child (truncated at 4 KiB).
 func (c *child) logStderr(r *os.File) {
+	defer close(c.stderrDone)
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 4096)
 	for {
