@@ -23,6 +23,7 @@ export const MAX_OPTION_NODES = 50
 
 const TEXT_TYPES = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|ecmascript|toml|sql|graphql|x-sh)\b|application\/[^;]+\+(json|xml|yaml)\b)/i
 const DEFAULT_ROW_HEIGHT = 56
+const DEFAULT_GROUP_HEIGHT = 30
 const OVERSCAN = 6
 const ANNOUNCE_DELAY = 100
 const COMPLETE_DEBOUNCE = 150
@@ -140,8 +141,8 @@ const DEFAULT_CSS = `
   font: 14px/1.35 system-ui, -apple-system, "Segoe UI", sans-serif; }
 :where(.mcp-mention-list) { flex: 0 1 auto; min-height: 0; overflow-y: auto; overscroll-behavior: contain; margin: 0; padding: 0; position: relative; }
 :where(.mcp-mention-spacer) { pointer-events: none; }
-:where(.mcp-mention-group-header) { box-sizing: border-box; height: var(--mcp-mention-row-height, 56px); display: flex;
-  align-items: flex-end; padding: 0 12px 6px; font-size: 12px; font-weight: 600; letter-spacing: .04em; text-transform: uppercase; color: #59636e; }
+:where(.mcp-mention-group-header) { box-sizing: border-box; height: var(--mcp-mention-group-height, 30px); display: flex;
+  align-items: center; padding: 0 12px; font-size: 12px; font-weight: 600; letter-spacing: .04em; text-transform: uppercase; color: #59636e; }
 :where(.mcp-mention-option) { box-sizing: border-box; height: var(--mcp-mention-row-height, 56px); display: grid;
   grid-template-columns: 28px 1fr auto; grid-template-rows: auto auto; column-gap: 10px; align-content: center; padding: 0 12px; cursor: pointer; }
 :where(.mcp-mention-option[aria-selected="true"]) { background: #ddf4ff; box-shadow: inset 3px 0 0 #0969da; }
@@ -270,6 +271,8 @@ export class MentionElement extends HTMLElementBase {
   #composing = false
   #inputStamp = 0
   #rowHeight = DEFAULT_ROW_HEIGHT
+  #groupHeight = DEFAULT_GROUP_HEIGHT
+  #offsets = [0] // #offsets[i] = top of row i; #offsets[rows.length] = total height
   #renderedRange = [0, 0]
   #progress = new Map() // host -> listprogress detail
   #hostListeners = new Map()
@@ -588,8 +591,10 @@ export class MentionElement extends HTMLElementBase {
       this.#renderedRange = [0, 0]
     } else {
       this.#measureRow()
-      const visibleRows = Math.min(this.#rows.length, 7)
-      this.#list.style.height = `${visibleRows * this.#rowHeight}px`
+      const off = (this.#offsets = new Array(this.#rows.length + 1))
+      off[0] = 0
+      this.#rows.forEach((r, i) => (off[i + 1] = off[i] + (r.type === "group" ? this.#groupHeight : this.#rowHeight)))
+      this.#list.style.height = `${off[Math.min(this.#rows.length, 7)]}px`
       this.#renderWindow(true)
     }
     this.#renderFooter()
@@ -598,19 +603,37 @@ export class MentionElement extends HTMLElementBase {
   }
 
   #measureRow() {
-    const v = getComputedStyle(this.#list).getPropertyValue("--mcp-mention-row-height").trim()
-    const n = parseFloat(v)
-    this.#rowHeight = Number.isFinite(n) && n > 0 ? n : DEFAULT_ROW_HEIGHT
+    const cs = getComputedStyle(this.#list)
+    const num = (name, dflt) => {
+      const n = parseFloat(cs.getPropertyValue(name).trim())
+      return Number.isFinite(n) && n > 0 ? n : dflt
+    }
+    this.#rowHeight = num("--mcp-mention-row-height", DEFAULT_ROW_HEIGHT)
+    this.#groupHeight = num("--mcp-mention-group-height", DEFAULT_GROUP_HEIGHT)
+  }
+
+  /** The index of the row at y pixels from the top of the list. */
+  #rowAt(y) {
+    const off = this.#offsets
+    let lo = 0
+    let hi = off.length - 2
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (off[mid] <= y) lo = mid
+      else hi = mid - 1
+    }
+    return Math.max(0, lo)
   }
 
   /** Renders only the rows in view (plus overscan): never more than MAX_OPTION_NODES options. */
   #renderWindow(force = false) {
     const rows = this.#rows
     if (!rows.length) return
-    const h = this.#rowHeight
-    const viewRows = Math.ceil((this.#list.clientHeight || 7 * h) / h)
-    let first = Math.max(0, Math.floor(this.#list.scrollTop / h) - OVERSCAN)
-    let last = Math.min(rows.length, first + viewRows + 2 * OVERSCAN)
+    const off = this.#offsets
+    const top = this.#list.scrollTop
+    const view = this.#list.clientHeight || 7 * this.#rowHeight
+    let first = Math.max(0, this.#rowAt(top) - OVERSCAN)
+    let last = Math.min(rows.length, this.#rowAt(top + view) + 1 + OVERSCAN)
     // cap option nodes
     let count = 0
     for (let i = first; i < last; i++) {
@@ -622,9 +645,9 @@ export class MentionElement extends HTMLElementBase {
     if (!force && first === this.#renderedRange[0] && last === this.#renderedRange[1]) return
     this.#renderedRange = [first, last]
     const frag = document.createDocumentFragment()
-    const top = el("div", "mcp-mention-spacer", { "aria-hidden": "true" })
-    top.style.height = `${first * h}px`
-    frag.append(top)
+    const above = el("div", "mcp-mention-spacer", { "aria-hidden": "true" })
+    above.style.height = `${off[first]}px`
+    frag.append(above)
     let group = null
     for (let i = first; i < last; i++) {
       const r = rows[i]
@@ -642,7 +665,7 @@ export class MentionElement extends HTMLElementBase {
       group.append(this.#renderOption(r))
     }
     const bottom = el("div", "mcp-mention-spacer", { "aria-hidden": "true" })
-    bottom.style.height = `${(rows.length - last) * h}px`
+    bottom.style.height = `${off[rows.length] - off[last]}px`
     frag.append(bottom)
     this.#list.replaceChildren(frag)
     this.#syncActiveDescendant()
@@ -797,12 +820,11 @@ export class MentionElement extends HTMLElementBase {
     if (!n) return
     this.#active = i < 0 ? -1 : Math.min(i, n - 1)
     if (scroll && this.#active >= 0) {
-      const h = this.#rowHeight
       const rowIndex = this.#options[this.#active]
       // keep the group header in view for a group's first option
       const topRow = this.#rows[rowIndex - 1]?.type === "group" ? rowIndex - 1 : rowIndex
-      const y0 = topRow * h
-      const y1 = (rowIndex + 1) * h
+      const y0 = this.#offsets[topRow]
+      const y1 = this.#offsets[rowIndex + 1]
       const L = this.#list
       if (y0 < L.scrollTop) L.scrollTop = y0
       else if (y1 > L.scrollTop + L.clientHeight) L.scrollTop = y1 - L.clientHeight
@@ -1032,6 +1054,13 @@ export class MentionElement extends HTMLElementBase {
     a.label.textContent = `${name} (${s.step + 1} of ${s.names.length})`
     a.input.value = s.values[name] ?? ""
     a.err.textContent = ""
+    s.ac?.abort()
+    s.suggestions = []
+    s.active = -1
+    a.list.replaceChildren()
+    a.list.hidden = true
+    a.input.setAttribute("aria-expanded", "false")
+    a.input.removeAttribute("aria-activedescendant")
     this.#live.textContent = `${s.template.title || s.template.name}: enter ${name}, ${s.step + 1} of ${s.names.length}`
     this.#requestCompletion()
   }

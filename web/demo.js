@@ -1,0 +1,716 @@
+// The demo chat page served at / by mcphost: a composer with <mcp-mention>,
+// live attachment chips, a sandboxed preview, the assembled model request,
+// a tools panel with the dedupe filter, a resource-blind switch and the
+// session's figures. Every server string is written with textContent; the
+// only HTML assigned is an attachment's `html`, which mcphost sanitized in Go,
+// and it goes into an <iframe sandbox> (no scripts) under the page's CSP.
+import { connect } from "./mcphost.js"
+import { formatBytes } from "./mention.js"
+
+const $ = (id) => document.getElementById(id)
+const wsUrl = new URL("mcp", location.href).href.replace(/^http/, "ws")
+const CLIENT = { name: "mcphost-demo", version: "1.0" }
+const BLIND = { name: "resource-blind-demo", version: "1.0" }
+
+const state = {
+  host: null,
+  blind: false,
+  docs: new Map(), // attached uri -> { parts, flash }
+  selected: null,
+  descriptors: new Map(), // uri -> resource descriptor
+  urls: [], // object URLs of the current preview
+  lastTool: null,
+}
+
+const picker = document.querySelector("mcp-mention")
+const composer = $("composer")
+
+// ---- small DOM helpers ----
+
+function h(tag, props = {}, ...kids) {
+  const e = document.createElement(tag)
+  for (const [k, v] of Object.entries(props)) {
+    if (v == null || v === false) continue
+    if (k === "class") e.className = v
+    else if (k === "text") e.textContent = v
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v)
+    else if (k in e && typeof v !== "string") e[k] = v
+    else e.setAttribute(k, v === true ? "" : v)
+  }
+  for (const k of kids.flat()) if (k != null && k !== false) e.append(k)
+  return e
+}
+
+function toast(text, kind = "info") {
+  const t = h("div", { class: `toast toast-${kind}`, text })
+  $("toasts").append(t)
+  setTimeout(() => t.classList.add("out"), 4200)
+  setTimeout(() => t.remove(), 4700)
+}
+
+function setStatus(kind, text) {
+  const s = $("status")
+  s.className = `pill pill-${kind}`
+  s.textContent = text
+  document.body.dataset.state = kind
+}
+
+const fmtPct = (x) => `${(100 * (x || 0)).toFixed(x > 0 && x < 0.1 ? 1 : 0)}%`
+const fmtNum = (n) => (n || 0).toLocaleString("en")
+
+function shortName(uri) {
+  const d = state.descriptors.get(uri)
+  if (d) return d.title || d.name
+  const seg = uri.split("/").filter(Boolean).pop() || uri
+  try {
+    return decodeURIComponent(seg)
+  } catch {
+    return seg
+  }
+}
+
+function glyph(mt) {
+  if (!mt) return "DOC"
+  if (mt.startsWith("image/")) return "IMG"
+  if (mt === "text/markdown") return "MD"
+  if (mt.startsWith("text/")) return "TXT"
+  return "BIN"
+}
+
+// ---- connection ----
+
+async function connectHost(blind) {
+  setStatus("wait", blind ? "Connecting as resource-blind…" : "Connecting…")
+  const host = await connect(wsUrl, { clientInfo: blind ? BLIND : CLIENT })
+  host.addEventListener("listprogress", (e) => showListing(e.detail))
+  host.addEventListener("listchanged", () => {
+    loadDescriptors(host)
+    toast("The server's resource list changed")
+  })
+  host.addEventListener("updated", (e) => onUpdated(e.detail))
+  host.addEventListener("stale", (e) => {
+    syncStates()
+    toast(`Stale: ${shortName(e.detail.uri)} (${e.detail.reason})`, "warn")
+  })
+  host.addEventListener("gone", (e) => {
+    syncStates()
+    toast(`Gone from the server: ${shortName(e.detail.uri)}`, "warn")
+  })
+  host.addEventListener("superseded", (e) => {
+    syncStates()
+    toast(`Superseded by a tool result: ${shortName(e.detail.uri)}`, "warn")
+  })
+  host.addEventListener("disconnected", (e) => setStatus("wait", `Reconnecting… (${e.detail.reason || "connection lost"})`))
+  host.addEventListener("reconnected", () => {
+    setConnected(host)
+    syncStates()
+  })
+  return host
+}
+
+function setConnected(host) {
+  const info = host.serverInfo || {}
+  setStatus("ok", "Connected")
+  $("server").textContent = `${info.title || info.name || "server"} · MCP ${host.protocolVersion}`
+}
+
+function showListing(p) {
+  const bar = $("listing")
+  if (p.done) {
+    bar.hidden = true
+    document.body.dataset.listed = "true"
+    if (p.truncated) toast(`Listing stopped at the page cap: ${fmtNum(p.resources)} resources`, "warn")
+    return
+  }
+  bar.hidden = false
+  $("listing-text").textContent = `Listing resources… ${fmtNum(p.resources)} so far`
+}
+
+async function loadDescriptors(host) {
+  try {
+    const list = await host.resources()
+    if (host !== state.host) return
+    state.descriptors = new Map(list.map((r) => [r.uri, r]))
+    $("listing").hidden = true
+    document.body.dataset.listed = "true"
+    renderChips()
+  } catch (e) {
+    toast(`Listing failed: ${e.message}`, "error")
+  }
+}
+
+async function start(blind) {
+  const uris = [...state.docs.keys()]
+  const old = state.host
+  state.host = null
+  picker.hosts = []
+  if (old) await old.close().catch(() => {})
+  let host
+  try {
+    $("listing").hidden = false
+    $("listing-text").textContent = "Connecting…"
+    host = await connectHost(blind)
+  } catch (e) {
+    setStatus("err", "Not connected")
+    $("listing").hidden = true
+    toast(`Could not connect to ${wsUrl}: ${e.message}`, "error")
+    return
+  }
+  state.host = host
+  state.blind = blind
+  setConnected(host)
+  picker.hosts = [host]
+  loadDescriptors(host)
+  loadTools()
+  // carry the chips over: the new session gets the same context
+  for (const uri of uris) {
+    try {
+      state.docs.set(uri, { parts: await host.attach(uri) })
+    } catch (e) {
+      state.docs.delete(uri)
+      toast(`Could not re-attach ${shortName(uri)}: ${e.message}`, "error")
+    }
+  }
+  renderChips()
+  if (state.selected) renderPreview()
+  renderFigures()
+  document.body.dataset.ready = blind ? "blind" : "normal"
+}
+
+// ---- attachments ----
+
+picker.addEventListener("mcp-attached", (e) => {
+  if (e.detail.host !== state.host) return
+  addDoc(e.detail.uri, e.detail.attachments)
+})
+picker.addEventListener("mcp-error", (e) => {
+  const { stage, error, uri } = e.detail
+  if (stage === "expand" || stage === "complete") return // the picker reports these in place
+  toast(`${stage === "attach" ? `Could not attach ${uri}` : stage}: ${error?.message || error}`, "error")
+})
+
+function addDoc(uri, parts) {
+  state.docs.set(uri, { parts, flash: false })
+  state.selected = uri
+  renderChips()
+  renderPreview()
+  renderFigures()
+  selectTab("preview")
+}
+
+function onUpdated({ uri, parts }) {
+  const d = state.docs.get(uri)
+  if (!d) return
+  d.parts = parts
+  d.flash = true
+  renderChips()
+  if (state.selected === uri) renderPreview()
+  toast(`Updated live: ${shortName(uri)}`)
+  setTimeout(() => {
+    d.flash = false
+    renderChips()
+  }, 2500)
+}
+
+function syncStates() {
+  const host = state.host
+  if (!host) return
+  const byKey = new Map(host.attachments().map((a) => [`${a.uri}#${a.part}`, a]))
+  for (const d of state.docs.values()) {
+    d.parts = d.parts.map((p) => {
+      const n = byKey.get(`${p.uri}#${p.part}`)
+      return n ? { ...p, state: n.state, warnings: n.warnings, forModel: n.forModel } : p
+    })
+  }
+  renderChips()
+  if (state.selected) renderPreview()
+  renderFigures()
+}
+
+function docState(parts) {
+  const order = ["gone", "superseded", "stale", "fresh"]
+  for (const s of order) if (parts.some((p) => p.state === s)) return s
+  return "fresh"
+}
+
+function detach(uri) {
+  state.host?.detach(uri)
+  state.docs.delete(uri)
+  if (state.selected === uri) state.selected = [...state.docs.keys()].pop() || null
+  renderChips()
+  renderPreview()
+  renderFigures()
+  composer.focus()
+}
+
+function renderChips() {
+  const ul = $("chips")
+  ul.replaceChildren()
+  for (const [uri, d] of state.docs) {
+    const st = docState(d.parts)
+    const warnings = d.parts.flatMap((p) => p.warnings || [])
+    const errors = d.parts.filter((p) => p.kind === "error")
+    const first = d.parts.find((p) => p.kind !== "error") || d.parts[0] || {}
+    const name = shortName(uri)
+    const li = h("li", { class: `chip state-${st}${state.selected === uri ? " is-selected" : ""}${d.flash ? " flash" : ""}`, "data-uri": uri },
+      h("button", { type: "button", class: "chip-main", "aria-pressed": String(state.selected === uri), title: uri, onclick: () => {
+        state.selected = uri
+        renderChips()
+        renderPreview()
+        selectTab("preview")
+      } },
+        h("span", { class: "chip-glyph", "aria-hidden": "true", text: glyph(first.mimeType) }),
+        h("span", { class: "chip-title", text: name }),
+        h("span", { class: `badge badge-${st}`, text: d.flash ? "updated" : st }),
+        warnings.length ? h("span", { class: "badge badge-warn", title: warnings.join("\n"), text: `⚠ ${warnings.length}` }) : null,
+        errors.length ? h("span", { class: "badge badge-error", text: `${errors.length} failed` }) : null,
+        h("span", { class: "visually-hidden", text: warnings.length ? `, warnings: ${warnings.join("; ")}` : "" })),
+      h("button", { type: "button", class: "chip-x", "aria-label": `Remove ${name}`, title: "Detach", onclick: () => detach(uri), text: "×" }))
+    ul.append(li)
+  }
+  ul.hidden = state.docs.size === 0
+  renderEstimate()
+}
+
+function renderEstimate() {
+  const host = state.host
+  const est = $("estimate")
+  if (!host || !state.docs.size) {
+    est.textContent = ""
+    return
+  }
+  const parts = host.attachments().filter((p) => p.forModel && p.presentable)
+  const tokens = parts.reduce((s, p) => s + (p.tokens || 0), 0)
+  est.textContent = `${state.docs.size} attached · ≈ ${fmtNum(tokens)} text tokens`
+}
+
+// ---- preview ----
+
+function revokePreview() {
+  for (const u of state.urls) URL.revokeObjectURL(u)
+  state.urls = []
+}
+
+const FRAME_CSS = `
+:root{color-scheme:light}
+body{margin:0;padding:20px 22px;font:15px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#fff;word-wrap:break-word}
+h1,h2,h3{line-height:1.25;margin:1.2em 0 .5em}h1{font-size:1.6em;margin-top:0}h2{font-size:1.3em;border-bottom:1px solid #eaeef2;padding-bottom:.25em}
+a{color:#0969da}code{font:0.9em ui-monospace,SFMono-Regular,Menlo,monospace;background:#f3f4f6;padding:.1em .35em;border-radius:4px}
+pre{background:#f6f8fa;padding:12px 14px;border-radius:8px;overflow:auto}pre code{background:none;padding:0}
+blockquote{margin:0;padding:0 1em;color:#57606a;border-left:4px solid #d0d7de}
+table{border-collapse:collapse;display:block;overflow:auto}th,td{border:1px solid #d0d7de;padding:6px 12px}th{background:#f6f8fa}
+img{max-width:100%}hr{border:0;border-top:1px solid #d0d7de}li+li{margin-top:.25em}`
+
+function markdownFrame(part) {
+  const frame = h("iframe", {
+    class: "md-frame",
+    title: `Rendered Markdown of ${shortName(part.uri)}`,
+    // no allow-scripts: nothing in the document can run, whatever it holds.
+    // allow-same-origin only lets this page size the frame and fix up links.
+    sandbox: "allow-same-origin allow-popups allow-popups-to-escape-sandbox",
+    referrerpolicy: "no-referrer",
+  })
+  frame.srcdoc = `<!doctype html><html lang="en"><head><meta charset="utf-8"><style>${FRAME_CSS}</style></head><body>${part.html}</body></html>`
+  frame.addEventListener("load", () => {
+    const doc = frame.contentDocument
+    if (!doc) return
+    for (const a of doc.querySelectorAll("a[href]")) {
+      a.target = "_blank"
+      a.rel = "noopener noreferrer"
+    }
+    frame.style.height = `${Math.min(Math.max(doc.documentElement.scrollHeight, 120), 20000)}px`
+    frame.dataset.loaded = "true"
+  })
+  return frame
+}
+
+function renderPreview() {
+  revokePreview()
+  const d = state.selected && state.docs.get(state.selected)
+  $("preview-empty").hidden = !!d
+  $("preview").hidden = !d
+  if (!d) return
+  const uri = state.selected
+  const parts = d.parts
+  const st = docState(parts)
+  $("preview-title").textContent = shortName(uri)
+  $("preview-uri").textContent = uri
+  const meta = $("preview-meta")
+  meta.replaceChildren()
+  const first = parts.find((p) => p.kind !== "error") || parts[0]
+  const add = (k, v, cls) => meta.append(h("div", { class: cls }, h("dt", { text: k }), h("dd", { text: v })))
+  add("State", st, `state state-${st}`)
+  if (first) {
+    add("Type", first.mimeType || "unknown")
+    if (first.declaredMimeType && first.declaredMimeType !== first.mimeType) add("Declared", first.declaredMimeType)
+    if (first.sniffedMimeType) add("Sniffed", first.sniffedMimeType)
+  }
+  add("Size", formatBytes(parts.reduce((s, p) => s + (p.size || 0), 0)))
+  const toks = parts.reduce((s, p) => s + (p.tokens || 0), 0)
+  if (toks) add("Tokens", `≈ ${fmtNum(toks)}`)
+  if (parts.length > 1) add("Parts", String(parts.length))
+  add("To model", parts.some((p) => p.forModel && p.presentable) ? "yes" : "withheld")
+
+  const wl = $("preview-warnings")
+  wl.replaceChildren()
+  const warnings = [...new Set(parts.flatMap((p) => p.warnings || []))]
+  if (st === "stale") warnings.unshift("Stale: the last re-read did not finish in time; this is the previous copy.")
+  if (st === "gone") warnings.unshift("Gone: the server no longer has this document; this is the last copy.")
+  if (st === "superseded") warnings.unshift("Superseded: a tool result carried a newer copy.")
+  for (const w of warnings) wl.append(h("li", { class: "warning", text: w }))
+  wl.hidden = warnings.length === 0
+
+  const body = $("preview-body")
+  body.replaceChildren()
+  for (const p of parts) body.append(renderPart(p, parts.length > 1))
+}
+
+function renderPart(p, labelled) {
+  const box = h("div", { class: `part part-${p.kind}`, "data-part": String(p.part) })
+  if (labelled) box.append(h("p", { class: "part-label mono muted", text: `part ${p.part} · ${p.uri}` }))
+  if (p.kind === "error") {
+    box.append(h("p", { class: "error", text: `This part could not be used: ${p.error?.message || "unknown error"}` }))
+    return box
+  }
+  const isImage = p.bytes && /^image\//.test(p.sniffedMimeType || "") && p.sniffedMimeType !== "image/svg+xml"
+  if (p.html != null && p.html !== "") {
+    box.append(markdownFrame(p))
+  } else if (p.text != null) {
+    box.append(h("pre", { class: "text-part", text: p.text.length > 200000 ? `${p.text.slice(0, 200000)}\n… (${fmtNum(p.text.length - 200000)} more characters)` : p.text }))
+  } else if (isImage) {
+    const blob = new Blob([p.bytes], { type: p.sniffedMimeType })
+    const type = blob.type
+    const url = URL.createObjectURL(blob)
+    state.urls.push(url)
+    const img = h("img", { class: "image-part", src: url, alt: `Image ${shortName(p.uri)} (${type})`, "data-type": type })
+    const cap = h("figcaption", { class: "muted" },
+      h("span", { class: "mono", text: type }),
+      ` · ${formatBytes(p.size)} · `,
+      p.forwardAsImage ? "forwarded to the model as an image" : "not forwarded to the model")
+    img.addEventListener("load", () => cap.append(` · ${img.naturalWidth}×${img.naturalHeight}`), { once: true })
+    box.append(h("figure", {}, img, cap))
+  } else {
+    const head = p.bytes ? Array.from(p.bytes.subarray(0, 16), (b) => b.toString(16).padStart(2, "0")).join(" ") : ""
+    box.append(h("div", { class: "binary-summary" },
+      h("p", { text: "Binary content, summarised (not rendered):" }),
+      h("dl", { class: "meta" },
+        h("div", {}, h("dt", { text: "Type" }), h("dd", { text: p.mimeType || "unknown" })),
+        h("div", {}, h("dt", { text: "Size" }), h("dd", { text: formatBytes(p.size) })),
+        head ? h("div", {}, h("dt", { text: "First bytes" }), h("dd", { class: "mono", text: head })) : null)))
+  }
+  return box
+}
+
+// ---- send: the assembled model request ----
+
+const approxImageTokens = (w, h) => Math.min(1600, Math.ceil((w * h) / 750))
+
+async function imageTokens(p) {
+  try {
+    const bmp = await createImageBitmap(new Blob([p.bytes], { type: p.mimeType }))
+    const t = approxImageTokens(bmp.width, bmp.height)
+    bmp.close()
+    return t
+  } catch {
+    return 1600
+  }
+}
+
+function withheldReason(p) {
+  if (p.kind === "error") return `failed: ${p.error?.message || "error"}`
+  if (p.state === "gone") return "gone: the server no longer has it"
+  if (p.state === "superseded") return "superseded: a tool result carries a newer copy"
+  if (!p.presentable) {
+    const w = (p.warnings || []).join("; ")
+    return w || `${p.mimeType || "binary"} cannot be sent to the model`
+  }
+  return "not for the model"
+}
+
+async function assemble(text) {
+  const host = state.host
+  const content = []
+  const withheld = []
+  if (text) content.push({ type: "text", text, tokens: Math.ceil(new TextEncoder().encode(text).length / 4) })
+  for (const p of host.attachments()) {
+    if (!p.forModel || !p.presentable || p.kind === "error") {
+      withheld.push({ uri: p.uri, part: p.part, reason: withheldReason(p) })
+    } else if (p.forwardAsImage && p.bytes) {
+      content.push({ type: "image", uri: p.uri, mimeType: p.mimeType, bytes: p.size, base64Chars: 4 * Math.ceil(p.size / 3), tokens: await imageTokens(p), stale: p.state === "stale" })
+    } else if (p.text != null) {
+      const note = p.state === "stale" ? ' stale="true"' : ""
+      const wrapped = `<document uri="${p.uri}" mimeType="${p.mimeType}"${note}>\n${p.text}\n</document>`
+      content.push({ type: "text", uri: p.uri, text: wrapped, tokens: p.tokens, stale: p.state === "stale" })
+    } else {
+      withheld.push({ uri: p.uri, part: p.part, reason: withheldReason(p) })
+    }
+  }
+  const tokens = content.reduce((s, c) => s + (c.tokens || 0), 0)
+  return { content, withheld, tokens }
+}
+
+function requestJSON(req) {
+  const clip = (s) => (s.length > 360 ? `${s.slice(0, 360)}… [+${fmtNum(s.length - 360)} chars]` : s)
+  const content = req.content.map((c) =>
+    c.type === "image"
+      ? { type: "image", source: { type: "base64", media_type: c.mimeType, data: `<${fmtNum(c.base64Chars)} base64 chars>` } }
+      : { type: "text", text: clip(c.text) })
+  return JSON.stringify({ role: "user", content }, null, 2)
+}
+
+async function send() {
+  const host = state.host
+  if (!host) return
+  const text = composer.value.trim()
+  if (!text && !state.docs.size) {
+    toast("Write a message or attach a document first")
+    return
+  }
+  const btn = $("send")
+  btn.disabled = true
+  btn.textContent = "Refreshing…"
+  try {
+    await host.refresh()
+  } catch (e) {
+    toast(`Refresh before the turn failed: ${e.message}`, "warn")
+  }
+  syncStates()
+  const req = await assemble(text)
+  btn.disabled = false
+  btn.textContent = "Send"
+  const t = $("transcript")
+  if (text) t.append(h("article", { class: "msg msg-user" }, h("p", { text })))
+  const parts = h("ol", { class: "req-parts" })
+  for (const c of req.content) {
+    const label = c.type === "image" ? `${c.mimeType} · ${formatBytes(c.bytes)}` : c.uri ? shortName(c.uri) : "Your message"
+    const snippet = c.type === "image" ? "forwarded as an image (base64)" : c.uri ? c.text.split("\n").slice(1, 3).join(" ").slice(0, 140) : c.text.slice(0, 140)
+    parts.append(h("li", { class: `req-part req-${c.type}` },
+      h("span", { class: `badge badge-type`, text: c.type }),
+      h("span", { class: "req-label", text: label }),
+      c.stale ? h("span", { class: "badge badge-stale", text: "stale" }) : null,
+      h("span", { class: "req-tokens", text: `≈ ${fmtNum(c.tokens)} tok` }),
+      h("span", { class: "req-snippet muted", text: snippet })))
+  }
+  const card = h("article", { class: "msg msg-request", "aria-label": "Assembled model request" },
+    h("header", { class: "req-head" },
+      h("h3", { text: "Model request" }),
+      h("span", { class: "req-total", text: `${req.content.length} ${req.content.length === 1 ? "part" : "parts"} · ≈ ${fmtNum(req.tokens)} tokens` })),
+    parts,
+    req.withheld.length
+      ? h("section", { class: "withheld" },
+        h("h4", { text: `Withheld (${req.withheld.length})` }),
+        h("ul", {}, req.withheld.map((w) => h("li", {}, h("span", { class: "mono", text: w.uri }), h("span", { text: ` — ${w.reason}` })))))
+      : null,
+    h("details", { class: "req-json" }, h("summary", { text: "Request JSON" }), h("pre", { text: requestJSON(req) })))
+  t.append(card)
+  card.scrollIntoView({ block: "end", behavior: "smooth" })
+  composer.value = ""
+  renderFigures()
+  renderEstimate()
+  composer.focus()
+}
+
+$("composer-form").addEventListener("submit", (e) => {
+  e.preventDefault()
+  send()
+})
+composer.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && !e.shiftKey && !e.isComposing && !e.defaultPrevented && !picker.open) {
+    e.preventDefault()
+    send()
+  }
+})
+
+// ---- tools ----
+
+async function loadTools() {
+  const host = state.host
+  const box = $("tools")
+  box.replaceChildren(h("p", { class: "muted", text: "Loading tools…" }))
+  let tools = []
+  try {
+    tools = await host.tools()
+  } catch (e) {
+    box.replaceChildren(h("p", { class: "error", text: `tools/list failed: ${e.message}` }))
+    return
+  }
+  if (host !== state.host) return
+  $("tools-count").textContent = String(tools.length)
+  box.replaceChildren()
+  if (!tools.length) box.append(h("p", { class: "muted", text: "This server offers no tools." }))
+  for (const tool of tools) box.append(toolCard(tool))
+  document.body.dataset.tools = tools.map((t) => t.name).join(" ")
+}
+
+function toolCard(tool) {
+  const props = tool.inputSchema?.properties || {}
+  const required = new Set(tool.inputSchema?.required || [])
+  const fields = []
+  const form = h("form", { class: "tool-form", "data-tool": tool.name })
+  for (const [name, schema] of Object.entries(props)) {
+    const id = `tool-${tool.name}-${name}`
+    const listId = `${id}-list`
+    const input = h("input", { id, name, type: "text", required: required.has(name), autocomplete: "off", spellcheck: "false" })
+    if (/uri/i.test(name)) {
+      input.setAttribute("list", listId)
+      input.placeholder = "docs://…"
+      input.value = state.selected || ""
+      input.addEventListener("focus", () => {
+        const dl = document.getElementById(listId)
+        dl?.replaceChildren(...[...state.docs.keys()].map((u) => h("option", { value: u })))
+      })
+    } else if (schema?.description) input.placeholder = String(schema.description).slice(0, 60)
+    fields.push(h("div", { class: "field" },
+      h("label", { for: id, text: name }),
+      input,
+      /uri/i.test(name) ? h("datalist", { id: listId }) : null))
+  }
+  const btn = h("button", { type: "submit", class: "btn", text: "Call" })
+  form.append(...fields, h("div", { class: "tool-actions" }, btn))
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault()
+    const args = {}
+    for (const [k, v] of new FormData(form)) args[k] = String(v)
+    btn.disabled = true
+    btn.textContent = "Calling…"
+    try {
+      const res = await state.host.callTool(tool.name, args)
+      renderToolResult(tool.name, args, res)
+    } catch (err) {
+      renderToolResult(tool.name, args, null, err)
+    } finally {
+      btn.disabled = false
+      btn.textContent = "Call"
+      syncStates()
+    }
+  })
+  return h("article", { class: "tool", "data-tool": tool.name },
+    h("h3", { class: "tool-name mono", text: tool.name }),
+    tool.title ? h("p", { class: "tool-title", text: tool.title }) : null,
+    tool.description ? h("p", { class: "tool-desc muted", text: tool.description }) : null,
+    form)
+}
+
+function renderToolResult(name, args, res, err) {
+  const box = $("tool-result")
+  box.replaceChildren()
+  const head = h("header", { class: "result-head" }, h("h3", { text: `${name} → ` }))
+  box.append(head)
+  if (err) {
+    head.firstChild.append(h("span", { class: "error", text: "failed" }))
+    box.append(h("p", { class: "error", text: `${err.kind ? `[${err.kind}] ` : ""}${err.message}` }))
+    return
+  }
+  const content = res.result?.content || []
+  head.firstChild.append(`${content.length} ${content.length === 1 ? "block" : "blocks"} after dedupe`)
+  if (res.result?.isError) box.append(h("p", { class: "error", text: "The tool reported an error." }))
+  const dropped = res.dropped || []
+  const dd = h("section", { class: `dropped${dropped.length ? " has-dropped" : ""}` },
+    h("h4", { text: dropped.length ? `Dedupe dropped ${dropped.length} ${dropped.length === 1 ? "block" : "blocks"}` : "Nothing dropped" }))
+  if (dropped.length) {
+    dd.append(h("ul", {}, dropped.map((x) => h("li", { class: "dropped-item" },
+      h("span", { class: "badge badge-warn", text: x.reason }),
+      h("span", { class: "mono", text: ` #${x.index} ${x.uri}` })))))
+    dd.append(h("p", { class: "muted", text: "Already attached, so the model gets it once, from the context." }))
+  }
+  box.append(dd)
+  if (res.superseded?.length) {
+    box.append(h("section", { class: "superseded" }, h("h4", { text: "Superseded attachments" }),
+      h("ul", {}, res.superseded.map((u) => h("li", { class: "mono", text: u })))))
+  }
+  const ol = h("ol", { class: "blocks" })
+  for (const b of content) ol.append(renderBlock(b))
+  box.append(ol)
+  renderFigures()
+}
+
+function renderBlock(b) {
+  const li = h("li", { class: `block block-${b.type}` }, h("span", { class: "badge badge-type", text: b.type }))
+  if (b.type === "text") li.append(h("p", { class: "block-text", text: String(b.text ?? "").slice(0, 600) }))
+  else if (b.type === "resource_link") {
+    const uri = String(b.uri ?? "")
+    li.append(h("span", { class: "block-title", text: String(b.title || b.name || uri) }), h("span", { class: "mono muted block-uri", text: uri }))
+    if (uri.startsWith("docs://") && !state.docs.has(uri)) {
+      li.append(h("button", { type: "button", class: "btn btn-small", text: "Attach", onclick: async () => {
+        try {
+          addDoc(uri, await state.host.attach(uri))
+        } catch (e) {
+          toast(`Could not attach ${uri}: ${e.message}`, "error")
+        }
+      } }))
+    }
+  } else if (b.type === "resource") {
+    const r = b.resource || {}
+    li.append(h("span", { class: "mono block-uri", text: String(r.uri ?? "") }),
+      h("span", { class: "muted", text: ` ${r.mimeType || ""} · ${r.text != null ? `${fmtNum(String(r.text).length)} chars` : r.blob != null ? `${fmtNum(String(r.blob).length)} base64 chars` : "empty"}` }))
+  } else li.append(h("span", { class: "muted", text: JSON.stringify(b).slice(0, 200) }))
+  return li
+}
+
+// ---- figures ----
+
+function renderFigures() {
+  const host = state.host
+  const box = $("figures")
+  if (!host) return
+  let f
+  try {
+    f = host.figures()
+  } catch {
+    return
+  }
+  const r = f.ratios || {}
+  const card = (label, value, sub, key) => h("div", { class: "figure", "data-figure": key },
+    h("div", { class: "figure-value", text: value }), h("div", { class: "figure-label", text: label }), sub ? h("div", { class: "figure-sub muted", text: sub }) : null)
+  box.replaceChildren(
+    card("Read reach", fmtPct(r.readReach), `${fmtNum(f.sessionsRead)} of ${fmtNum(f.sessions)} sessions read a resource`, "readReach"),
+    card("Duplicate delivery", fmtPct(r.duplicateDelivery), `${fmtNum(f.toolResultsCarryingAttached)} of ${fmtNum(f.toolResultsWithAttachment)} tool results repeated an attachment`, "duplicateDelivery"),
+    card("Tokens saved", fmtNum(f.tokensSaved), `${formatBytes(f.bytesSaved)} not sent twice`, "tokensSaved"),
+    card("Blocks dropped", fmtNum(f.duplicatesDropped + f.linksDropped), `${fmtNum(f.duplicatesDropped)} embedded · ${fmtNum(f.linksDropped)} links`, "dropped"),
+    card("Reads", fmtNum(f.reads), `${fmtNum(f.attachments)} documents attached · ${fmtNum(f.lists)} listings`, "reads"),
+    card("Superseded", fmtNum(f.superseded), "attachments replaced by a newer copy", "superseded"),
+  )
+}
+
+// ---- tabs ----
+
+const TABS = ["preview", "tools", "figures"]
+function selectTab(name, focus = false) {
+  for (const t of TABS) {
+    const tab = $(`tab-${t}`)
+    const on = t === name
+    tab.setAttribute("aria-selected", String(on))
+    tab.tabIndex = on ? 0 : -1
+    $(`panel-${t}`).hidden = !on
+    if (on && focus) tab.focus()
+  }
+  if (name === "figures") renderFigures()
+}
+for (const t of TABS) {
+  const tab = $(`tab-${t}`)
+  tab.addEventListener("click", () => selectTab(t))
+  tab.addEventListener("keydown", (e) => {
+    const i = TABS.indexOf(t)
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: TABS.length - 1 }[e.key]
+    if (next == null) return
+    e.preventDefault()
+    selectTab(TABS[(next + TABS.length) % TABS.length], true)
+  })
+}
+
+// ---- resource-blind switch ----
+
+$("blind").addEventListener("click", async () => {
+  const sw = $("blind")
+  const on = sw.getAttribute("aria-checked") !== "true"
+  sw.setAttribute("aria-checked", String(on))
+  sw.disabled = true
+  await start(on)
+  sw.disabled = false
+  toast(on ? "Reconnected as a resource-blind host: the server now offers fetch_document" : "Reconnected as a resource-aware host")
+})
+
+// for tests and the curious
+window.demo = { state, get host() { return state.host }, send, selectTab }
+
+start(false)
