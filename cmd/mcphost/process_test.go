@@ -71,17 +71,17 @@ func alive(pids []int) []int {
 	return out
 }
 
-// waitGone waits up to 10 s for every pid to be gone.
+// waitGone waits up to 20 s (the machine may be loaded) for every pid to be gone.
 func waitGone(t *testing.T, pids []int, what string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		left := alive(pids)
 		if len(left) == 0 {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: processes %v still running after 10 s", what, left)
+			t.Fatalf("%s: processes %v still running after 20 s", what, left)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -91,7 +91,7 @@ func waitGone(t *testing.T, pids []int, what string) {
 // them running server-everything.
 func waitDescendants(t *testing.T, root, n int) []int {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		d := descendantPIDs(root)
 		node := false
@@ -103,7 +103,7 @@ func waitDescendants(t *testing.T, root, n int) []int {
 			return d
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("gateway %d has %d descendants after 10 s, want >= %d", root, len(d), n)
+			t.Fatalf("gateway %d has %d descendants after 20 s, want >= %d", root, len(d), n)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -118,14 +118,18 @@ func startBinary(t *testing.T, bin string, args ...string) (*exec.Cmd, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = os.Stderr
-	if testing.Verbose() == false {
-		cmd.Stderr = nil
-	}
+	logs := &logBuffer{}
+	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("mcphost log:\n%s", logs)
+		}
+	})
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		t.Fatalf("reading the serving line: %v", err)
@@ -158,7 +162,7 @@ func TestNoDescendantSurvives(t *testing.T) {
 
 	t.Run("client closes", func(t *testing.T) {
 		cmd, host := startBinary(t, bin, "-stdio", stdio)
-		s, err := bridge.Dial(ctx, "ws://"+host+"/mcp", nil)
+		s, err := bridge.Dial(ctx, "ws://"+host+"/mcp", &bridge.Options{Timeout: 20 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +179,7 @@ func TestNoDescendantSurvives(t *testing.T) {
 
 	t.Run("gateway SIGKILLed", func(t *testing.T) {
 		cmd, host := startBinary(t, bin, "-stdio", stdio)
-		s, err := bridge.Dial(ctx, "ws://"+host+"/mcp", nil)
+		s, err := bridge.Dial(ctx, "ws://"+host+"/mcp", &bridge.Options{Timeout: 20 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +195,7 @@ func TestNoDescendantSurvives(t *testing.T) {
 
 	t.Run("SIGINT shuts down cleanly", func(t *testing.T) {
 		cmd, host := startBinary(t, bin, "-stdio", stdio)
-		s, err := bridge.Dial(ctx, "ws://"+host+"/mcp", nil)
+		s, err := bridge.Dial(ctx, "ws://"+host+"/mcp", &bridge.Options{Timeout: 20 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

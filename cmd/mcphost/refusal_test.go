@@ -45,7 +45,7 @@ func TestRefusals(t *testing.T) {
 	t.Parallel()
 	tf := filepath.Join(t.TempDir(), "tokens")
 	os.WriteFile(tf, []byte("good-token platform\n"), 0o600)
-	host, _ := startServer(t, testConfig(t, "-token-file", tf, "-max-conns", "2", "-origin", "http://localhost:5173"))
+	host, _ := startServer(t, testConfig(t, "-token-file", tf, "-origin", "http://localhost:5173"))
 	port := host[strings.LastIndex(host, ":")+1:]
 	tok := "mcp, mcp.token.good-token"
 	cases := []struct {
@@ -70,9 +70,11 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 	// Two live sessions fill -max-conns 2; the third is refused with 503.
-	dial(t, host, &bridge.Options{Token: "good-token"})
-	dial(t, host, &bridge.Options{Token: "good-token"})
-	if got := upgradeStatus(t, host, map[string]string{"Sec-WebSocket-Protocol": tok}); got != 503 {
+	// (A server of its own: the upgrades above end asynchronously.)
+	capped, _ := startServer(t, testConfig(t, "-token-file", tf, "-max-conns", "2"))
+	dial(t, capped, &bridge.Options{Token: "good-token"})
+	dial(t, capped, &bridge.Options{Token: "good-token"})
+	if got := upgradeStatus(t, capped, map[string]string{"Sec-WebSocket-Protocol": tok}); got != 503 {
 		t.Errorf("past -max-conns: status %d, want 503", got)
 	}
 }
