@@ -99,7 +99,7 @@ func dial(t testing.TB, host string, o *bridge.Options) *bridge.Session {
 		o = &bridge.Options{}
 	}
 	if o.Timeout == 0 {
-		o.Timeout = 10 * time.Second
+		o.Timeout = 20 * time.Second // generous: the machine may be loaded
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
