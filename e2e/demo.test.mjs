@@ -327,20 +327,30 @@ describe("demo page", () => {
     await chip(page, "refund-backlog").waitFor()
 
     // live update: edit the document on disk
+    await page.evaluate(() => {
+      window.__chipFlashes = []
+      new MutationObserver(() => {
+        const c = document.querySelector('#chips .chip[data-uri*="first-week"]')
+        if (c?.classList.contains("flash")) window.__chipFlashes.push(c.textContent)
+      }).observe(document.getElementById("chips"), { childList: true, subtree: true })
+    })
     const file = path.join(dir, "payments", "onboarding", "first-week.md")
     writeFileSync(file, readFileSync(file, "utf8").replace(/^# .*$/m, "# Your first week on Payments (revised)"))
     await page.waitForFunction(() => /revised/.test(JSON.stringify(demo.state.docs.get([...demo.state.docs.keys()].find((u) => u.includes("first-week"))).parts[0].text)), null, { timeout: 15000 })
     await chip(page, "first-week").locator(".chip-main").click()
     await page.waitForFunction(() => /revised/.test(document.querySelector("iframe.md-frame")?.contentDocument?.body?.textContent || ""), null, { timeout: 10000 })
 
-    // a document deleted on the server becomes gone
-    unlinkSync(path.join(dir, "payments", "runbook", "refund-backlog.md"))
-    await page.waitForFunction(() => document.querySelector('#chips .chip[data-uri*="refund-backlog"]')?.classList.contains("state-gone"), null, { timeout: 15000 })
+    assert.ok(await page.evaluate(() => window.__chipFlashes.some((t) => /updated/.test(t))), "the chip showed the live update")
 
+    // a document deleted on the server: Send refreshes every attachment first, finds it gone and withholds it
+    unlinkSync(path.join(dir, "payments", "runbook", "refund-backlog.md"))
+    await page.waitForFunction(() => document.body.dataset.listed === "true")
     await page.locator("#composer").fill("Summarise the first week and the reconciliation view.")
     await page.keyboard.press("Enter")
     const card = page.locator("#transcript .msg-request").last()
     await card.waitFor()
+    await page.waitForFunction(() => document.querySelector('#chips .chip[data-uri*="refund-backlog"]')?.classList.contains("state-gone"))
+    assert.match(await chip(page, "refund-backlog").textContent(), /gone/)
     const parts = await card.locator(".req-part").evaluateAll((ps) => ps.map((p) => p.querySelector(".badge-type").textContent + " " + p.querySelector(".req-label").textContent))
     assert.equal(parts[0], "text Your message")
     assert.ok(parts.some((p) => /^text .*first week/i.test(p)), parts.join(" | "))

@@ -376,7 +376,7 @@ function renderPart(p, labelled) {
   if (p.html != null && p.html !== "") {
     box.append(markdownFrame(p))
   } else if (p.text != null) {
-    box.append(h("pre", { class: "text-part", text: p.text.length > 200000 ? `${p.text.slice(0, 200000)}\n… (${fmtNum(p.text.length - 200000)} more characters)` : p.text }))
+    box.append(h("pre", { class: "text-part", tabindex: "0", "aria-label": `Text of ${shortName(p.uri)}`, text: p.text.length > 200000 ? `${p.text.slice(0, 200000)}\n… (${fmtNum(p.text.length - 200000)} more characters)` : p.text }))
   } else if (isImage) {
     const blob = new Blob([p.bytes], { type: p.sniffedMimeType })
     const type = blob.type
@@ -501,7 +501,7 @@ async function send() {
         h("h4", { text: `Withheld (${req.withheld.length})` }),
         h("ul", {}, req.withheld.map((w) => h("li", {}, h("span", { class: "mono", text: w.uri }), h("span", { text: ` — ${w.reason}` })))))
       : null,
-    h("details", { class: "req-json" }, h("summary", { text: "Request JSON" }), h("pre", { text: requestJSON(req) })))
+    h("details", { class: "req-json" }, h("summary", { text: "Request JSON" }), h("pre", { tabindex: "0", "aria-label": "Request JSON", text: requestJSON(req) })))
   t.append(card)
   card.scrollIntoView({ block: "end", behavior: "smooth" })
   composer.value = ""
