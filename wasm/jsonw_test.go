@@ -34,6 +34,9 @@ var stringCases = []string{
 	"", "plain", `quote " and \ backslash`, "tab\tnewline\nreturn\r", "\x00\x01\x1f\x7f",
 	"ünïcödé façade", "emoji 😀 outside the BMP", "\u2028\u2029 separators", "invalid \xff\xfe bytes",
 	"truncated \xe2\x82", "</script><!-- html -->", "\ufffd",
+	// Long enough for the eight-byte fast path, with specials at odd offsets.
+	"docs://team/platform/onboarding/welcome.md and a \"quote\" at 53, a tab\there, then ü",
+	"0123456789abcdef0123456789abcdef\x1f0123456789abcdef\\0123456789abcdef\xff01234567",
 }
 
 func TestAppendString(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"syscall/js"
 	"time"
+	"unsafe"
 
 	"github.com/mcphost/mcphost/attach"
 	"github.com/mcphost/mcphost/bridge"
@@ -284,7 +285,23 @@ func errValue(err error) js.Value {
 
 // ---- values ----
 
-func parseJSON(b []byte) js.Value { return jsParse.Invoke(string(b)) }
+// parseJSON hands JSON text to the page's JSON.parse.
+func parseJSON(b []byte) js.Value { return jsParse.Invoke(jsString(b)) }
+
+// jsString views b as a string for one crossing: js.ValueOf decodes the
+// bytes into a JavaScript string at once, so b is not copied in Go first
+// (for a 10,000-descriptor list that copy is megabytes per call). b must
+// not be modified while the call runs.
+func jsString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// bufPool recycles the buffers of the per-keystroke path (mention), so
+// typing does not feed the garbage collector.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 // attachmentsValue converts attachments: metadata as one JSON text, then
 // text and HTML as strings and bytes copied once into a Uint8Array.
@@ -579,7 +596,14 @@ func (a *api) mention(h *host.Host, args []js.Value) (js.Value, error) {
 	}
 	qo.Audience = strArg(args, 2)
 	ms := h.Mention(strArg(args, 0), qo)
-	return js.ValueOf(string(appendMatches(make([]byte, 0, 256*len(ms)+2), ms))), nil
+	bp := bufPool.Get().(*[]byte)
+	b := appendMatches((*bp)[:0], ms)
+	v := js.ValueOf(jsString(b))
+	if cap(b) <= 1<<20 {
+		*bp = b
+		bufPool.Put(bp)
+	}
+	return v, nil
 }
 
 func (a *api) detach(h *host.Host, args []js.Value) (js.Value, error) {
