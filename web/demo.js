@@ -198,10 +198,29 @@ function addDoc(uri, parts) {
   selectTab("preview")
 }
 
+function sameBytes(a, b) {
+  if (!a || !b) return a === b
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** Whether a re-read brought the same content (refresh() re-reads everything before a turn). */
+function sameContent(a, b) {
+  return a.length === b.length && a.every((p, i) =>
+    p.kind === b[i].kind && p.uri === b[i].uri && p.text === b[i].text && p.size === b[i].size && sameBytes(p.bytes, b[i].bytes))
+}
+
 function onUpdated({ uri, parts }) {
   const d = state.docs.get(uri)
   if (!d) return
+  const changed = !sameContent(d.parts, parts)
   d.parts = parts
+  if (!changed) {
+    renderChips()
+    if (state.selected === uri) renderPreview()
+    return
+  }
   d.flash = true
   renderChips()
   if (state.selected === uri) renderPreview()

@@ -240,7 +240,7 @@ function glyphFor(d, isTemplate) {
  * stage}), mcp-rendered ({query, ms, matches, nodes}).
  */
 export class MentionElement extends HTMLElementBase {
-  static observedAttributes = ["for", "limit", "accept-images"]
+  static observedAttributes = ["for", "limit", "accept-images", "anchor"]
 
   /** Registers the element (default tag mcp-mention); re-definition is ignored. */
   static define(tag = "mcp-mention", registry = globalThis.customElements) {
@@ -794,7 +794,9 @@ export class MentionElement extends HTMLElementBase {
   #position() {
     const t = this.#input
     if (!t || this.#popup.hidden) return
-    const r = t.getBoundingClientRect()
+    const anchorId = this.getAttribute("anchor")
+    const anchor = (anchorId && (this.getRootNode?.() || document).getElementById?.(anchorId)) || t
+    const r = anchor.getBoundingClientRect()
     const vw = document.documentElement.clientWidth
     const vh = document.documentElement.clientHeight
     const width = Math.min(Math.max(r.width, 320), 640, vw - 16)
