@@ -8,7 +8,7 @@
 // picker, axe-core scans, and the screenshots in docs/.
 import { after, before, describe, test } from "node:test"
 import assert from "node:assert/strict"
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { launchBrowser, root, startMcphost } from "./harness.mjs"
@@ -451,9 +451,16 @@ describe("demo page", () => {
     await page.close()
   })
 
+  // Screenshots go to docs/ (committed, shown in the README) when
+  // MCPHOST_SCREENSHOTS=1 or when they are missing; otherwise to a temp dir,
+  // so `make test` leaves the tree clean while still exercising the flow.
   test("screenshots: docs/picker.png and docs/chat.png", async () => {
     const srv = await server(["-docs", docsDir])
-    mkdirSync(path.join(root, "docs"), { recursive: true })
+    const docsOut = path.join(root, "docs")
+    const write = process.env.MCPHOST_SCREENSHOTS === "1" || !existsSync(path.join(docsOut, "chat.png")) || !existsSync(path.join(docsOut, "picker.png"))
+    const outDir = write ? docsOut : mkdtempSync(path.join(tmpdir(), "mcphost-shots-"))
+    if (!write) cleanups.push(() => rmSync(outDir, { recursive: true, force: true }))
+    mkdirSync(outDir, { recursive: true })
     const page = await openDemo(srv)
     // a conversation with context
     await pick(page, "@welcome", /welcome\.md/)
@@ -468,14 +475,15 @@ describe("demo page", () => {
     await page.waitForFunction(() => document.querySelector("iframe.md-frame")?.dataset.loaded === "true")
     await page.evaluate(() => document.querySelectorAll(".toast").forEach((t) => t.remove()))
     await page.evaluate(() => window.scrollTo(0, 0))
-    await page.screenshot({ path: path.join(root, "docs", "chat.png") })
+    await page.screenshot({ path: path.join(outDir, "chat.png") })
     // the picker, open on a query
     await page.locator("#composer").focus()
     await page.keyboard.type("@onb")
     await page.keyboard.press("ArrowDown")
     await page.keyboard.press("ArrowDown")
     await page.waitForTimeout(150)
-    await page.screenshot({ path: path.join(root, "docs", "picker.png") })
+    await page.screenshot({ path: path.join(outDir, "picker.png") })
+    assert.ok(statSync(path.join(outDir, "picker.png")).size > 10000 && statSync(path.join(outDir, "chat.png")).size > 10000)
     await page.close()
   })
 })
