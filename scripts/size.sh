@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Prints raw, gzip and brotli bytes of web/mcphost.wasm and web/mcphost.js, the
-# largest contributing packages, and (with --check) fails above the budget in
-# size-budget.txt (brotli bytes of mcphost.wasm; the budget only ever goes down).
+# Prints raw, gzip and brotli bytes of web/mcphost.wasm and web/mcphost.js and
+# the largest contributing packages (function-body bytes of an unstripped
+# build, attributed by bench/wasmsize from the module's name section). With
+# --check, prints only the sizes and fails when mcphost.wasm's brotli bytes
+# exceed the budget in size-budget.txt (which only ever goes down).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 check=0; [ "${1:-}" = "--check" ] && check=1
@@ -13,12 +15,15 @@ row() { # file
 row web/mcphost.wasm
 row web/mcphost.js
 if [ -f web/mcphost.wasm ] && [ $check = 0 ]; then
-  echo "largest packages (symbol bytes, from an unstripped build):"
+  echo "largest packages (raw code bytes, from an unstripped build of ./wasm; brotli is ~1/5 of raw):"
   tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
   GOOS=js GOARCH=wasm go build -trimpath -o "$tmp/m.wasm" ./wasm
-  go tool nm -size -sort size "$tmp/m.wasm" 2>/dev/null | awk '{sz=$2; name=$4; sub(/\.[^.\/]*$/,"",name); if (name ~ /^(go:|type:|runtime\.)/) {split(name,a,"."); name=a[1]} pkg[name]+=sz} END {for (p in pkg) printf "%10d  %s\n", pkg[p], p}' | sort -rn | head -15
+  GOOS=js GOARCH=wasm go list -deps ./wasm > "$tmp/deps.txt"
+  go run ./bench/wasmsize -top 20 -deps "$tmp/deps.txt" "$tmp/m.wasm"
 fi
-if [ $check = 1 ] && [ -f size-budget.txt ]; then
+if [ $check = 1 ]; then
+  [ -f size-budget.txt ] || { echo "FAIL: size-budget.txt is missing"; exit 1; }
+  [ -f web/mcphost.wasm ] || { echo "FAIL: web/mcphost.wasm is missing (make wasm)"; exit 1; }
   budget=$(grep -o '^[0-9]*' size-budget.txt | head -1)
   actual=$(brotli -c -q 11 web/mcphost.wasm | wc -c)
   if [ "$actual" -gt "$budget" ]; then echo "FAIL: mcphost.wasm is $actual brotli bytes, over the budget of $budget (size-budget.txt)"; exit 1; fi
