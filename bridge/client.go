@@ -76,7 +76,7 @@ type Session struct {
 
 	nextID  atomic.Int64
 	mu      sync.Mutex
-	pending map[int64]chan *jsonrpc.Response
+	pending map[int64]chan *envelope
 	err     *Error        // why the session ended
 	done    chan struct{} // closed when the session ends
 
@@ -142,7 +142,7 @@ func validToken(t string) error {
 }
 
 func newSession(c *Conn, o Options) *Session {
-	s := &Session{conn: c, o: o, pending: map[int64]chan *jsonrpc.Response{}, done: make(chan struct{}), notes: newQueue()}
+	s := &Session{conn: c, o: o, pending: map[int64]chan *envelope{}, done: make(chan struct{}), notes: newQueue()}
 	go s.readLoop()
 	go s.notes.run()
 	return s
@@ -205,7 +205,7 @@ func (s *Session) end(err *Error) {
 	}
 	s.err = err
 	pending := s.pending
-	s.pending = map[int64]chan *jsonrpc.Response{}
+	s.pending = map[int64]chan *envelope{}
 	close(s.done)
 	s.mu.Unlock()
 	for _, ch := range pending {
@@ -234,22 +234,20 @@ func (s *Session) readLoop() {
 			}
 			return
 		}
-		msg, err := jsonrpc.DecodeMessage(data)
+		env, err := parseEnvelope(data)
 		if err != nil {
 			s.undecodable(data, err)
 			continue
 		}
-		switch m := msg.(type) {
-		case *jsonrpc.Response:
-			s.deliver(m)
-		case *jsonrpc.Request:
-			if m.IsCall() {
-				s.answer(m)
-			} else if m.Method == "notifications/resources/updated" {
-				s.updated(m)
-			} else {
-				s.notes.pushFunc(func() { s.dispatch(m) })
-			}
+		switch {
+		case env.method == "":
+			s.deliver(env)
+		case env.id != nil:
+			s.answer(env)
+		case env.method == "notifications/resources/updated":
+			s.updated(env)
+		default:
+			s.notes.pushFunc(func() { s.dispatch(env) })
 		}
 	}
 }
@@ -267,11 +265,11 @@ func (s *Session) undecodable(data []byte, derr error) {
 	if json.Unmarshal(data, &probe) == nil {
 		if id, ok := idNumber(probe.ID); ok {
 			if ch := s.take(id); ch != nil {
-				resp := &jsonrpc.Response{Error: &jsonrpc.Error{Code: CodeParseError, Message: perr.Error()}}
+				env := &envelope{err: &jsonrpc.Error{Code: CodeParseError, Message: perr.Error()}}
 				if probe.Error != nil {
-					resp.Error = probe.Error
+					env.err = probe.Error
 				}
-				ch <- resp
+				ch <- env
 				return
 			}
 		}
@@ -298,7 +296,7 @@ func idNumber(v any) (int64, bool) {
 	return 0, false
 }
 
-func (s *Session) take(id int64) chan *jsonrpc.Response {
+func (s *Session) take(id int64) chan *envelope {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ch := s.pending[id]
@@ -306,15 +304,15 @@ func (s *Session) take(id int64) chan *jsonrpc.Response {
 	return ch
 }
 
-func (s *Session) deliver(r *jsonrpc.Response) {
-	id, ok := idNumber(r.ID.Raw())
-	var ch chan *jsonrpc.Response
+func (s *Session) deliver(r *envelope) {
+	id, ok := idValue(r.id)
+	var ch chan *envelope
 	if ok {
 		ch = s.take(id)
 	}
 	if ch == nil {
 		// Late responses to cancelled calls land here too; they are expected.
-		s.protocolError(fmt.Errorf("%w: response with unknown or duplicate id %v", ErrProtocol, r.ID.Raw()))
+		s.protocolError(fmt.Errorf("%w: response with unknown or duplicate id %s", ErrProtocol, r.id))
 		return
 	}
 	ch <- r
@@ -322,23 +320,24 @@ func (s *Session) deliver(r *jsonrpc.Response) {
 
 // answer replies to a server→client request: ping gets {}, everything else
 // -32601, never silence.
-func (s *Session) answer(r *jsonrpc.Request) {
-	resp := &jsonrpc.Response{ID: r.ID}
-	if r.Method == "ping" {
-		resp.Result = stdjson.RawMessage(`{}`)
+func (s *Session) answer(r *envelope) {
+	var msg string
+	if r.method == "ping" {
+		msg = fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`, r.id)
 	} else {
-		resp.Error = &jsonrpc.Error{Code: CodeMethodNotFound, Message: "method not found: " + r.Method + " (this client implements no server-to-client requests but ping)"}
+		m, _ := stdjson.Marshal("method not found: " + r.method + " (this client implements no server-to-client requests but ping)")
+		msg = fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`, r.id, CodeMethodNotFound, m)
 	}
-	go s.conn.Write(context.Background(), resp)
+	go s.conn.WriteRaw(context.Background(), []byte(msg))
 }
 
 // updated handles notifications/resources/updated on the read loop.
-func (s *Session) updated(r *jsonrpc.Request) {
+func (s *Session) updated(r *envelope) {
 	var p struct {
 		URI string `json:"uri"`
 	}
-	if err := json.Unmarshal(r.Params, &p); err != nil || p.URI == "" {
-		s.protocolError(fmt.Errorf("%w: notifications/resources/updated without a uri: %s", ErrProtocol, r.Params))
+	if err := json.Unmarshal(r.params, &p); err != nil || p.URI == "" {
+		s.protocolError(fmt.Errorf("%w: notifications/resources/updated without a uri: %s", ErrProtocol, r.params))
 		return
 	}
 	if s.o.OnResourceUpdated != nil {
@@ -346,8 +345,8 @@ func (s *Session) updated(r *jsonrpc.Request) {
 	}
 }
 
-func (s *Session) dispatch(r *jsonrpc.Request) {
-	switch r.Method {
+func (s *Session) dispatch(r *envelope) {
+	switch r.method {
 	case "notifications/resources/list_changed":
 		if s.o.OnListChanged != nil {
 			s.o.OnListChanged("resources")
@@ -362,7 +361,7 @@ func (s *Session) dispatch(r *jsonrpc.Request) {
 		}
 	default:
 		if s.o.OnNotification != nil {
-			s.o.OnNotification(r.Method, r.Params)
+			s.o.OnNotification(r.method, stdjson.RawMessage(r.params))
 		}
 	}
 }
@@ -416,7 +415,7 @@ func (s *Session) call(ctx context.Context, method, uri string, params, result a
 		}
 		req.Params = raw
 	}
-	ch := make(chan *jsonrpc.Response, 1)
+	ch := make(chan *envelope, 1)
 	s.mu.Lock()
 	if s.err != nil {
 		err := s.err
@@ -438,24 +437,20 @@ func (s *Session) call(ctx context.Context, method, uri string, params, result a
 		if !ok {
 			return s.callErr(s.connErr(), method, uri)
 		}
-		if resp.Error != nil {
-			var we *jsonrpc.Error
-			if !errors.As(resp.Error, &we) {
-				we = &jsonrpc.Error{Message: resp.Error.Error()}
-			}
-			return fromWire(method, uri, we)
+		if resp.err != nil {
+			return fromWire(method, uri, resp.err)
 		}
 		if result == nil {
 			return nil
 		}
 		if raw, ok := result.(*stdjson.RawMessage); ok {
-			*raw = resp.Result
+			*raw = resp.result
 			return nil
 		}
-		if len(resp.Result) == 0 {
+		if len(resp.result) == 0 {
 			return newError(KindProtocol, ErrProtocol, method, uri, "response has no result")
 		}
-		if err := json.Unmarshal(resp.Result, result); err != nil {
+		if err := json.Unmarshal(resp.result, result); err != nil {
 			return newError(KindProtocol, fmt.Errorf("%w: %v", ErrProtocol, err), method, uri, "malformed result: %v", err)
 		}
 		return nil

@@ -200,6 +200,9 @@ func (s *Session) ReadResource(ctx context.Context, uri string) ([]ResourceConte
 
 // DecodeReadResult decodes the result of resources/read for uri.
 func DecodeReadResult(uri string, raw []byte) ([]ResourceContents, error) {
+	if out, ok := decodeContentsFast(raw); ok {
+		return out, nil
+	}
 	var res struct {
 		Contents *[]ResourceContents `json:"contents"`
 	}

@@ -133,7 +133,8 @@ type PartInfo struct {
 	URI    string `json:"uri"`
 	State  State  `json:"state"`
 	Reason string `json:"reason,omitempty"` // why it is stale
-	// Hash is the hex SHA-256 of the attached copy's payload.
+	// Hash is the hex 64-bit hash of the attached copy's payload (per
+	// process: compare hashes, never store them).
 	Hash string `json:"hash"`
 	// Delivered is the hash of a different copy a tool result put in the
 	// context since the last read, if any.

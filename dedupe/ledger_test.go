@@ -71,7 +71,7 @@ func TestAttachAndStates(t *testing.T) {
 	l := New(Options{Now: fixedClock()})
 	e := mustAttach(t, l, "ws://a", "mem://doc", textPart("mem://doc", "0123456789"))
 	if len(e.Parts) != 1 || e.Parts[0].State != Fresh || e.Parts[0].Size != 10 || e.Parts[0].Tokens != 3 ||
-		len(e.Parts[0].Hash) != 64 || e.ReadAt.IsZero() || e.Server != "ws://a" {
+		len(e.Parts[0].Hash) != 16 || e.ReadAt.IsZero() || e.Server != "ws://a" {
 		t.Fatalf("entry = %+v", e)
 	}
 
