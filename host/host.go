@@ -154,6 +154,7 @@ type entry struct {
 	appliedSeq uint64 // updateSeq when the current parts were read
 	worker     bool   // an update re-read loop is running
 	subscribed bool   // resources/subscribe succeeded on the current session
+	listed     bool   // the URI was in the last complete listing when attached
 }
 
 // Connect dials url, initializes, and starts listing resources and templates
@@ -274,8 +275,36 @@ func toAttachTemplate(t bridge.ResourceTemplate) attach.ResourceTemplate {
 func (h *Host) startListing() { h.list(false, nil) }
 
 // relist follows list_changed: re-list everything, then tell the page.
+//
+// Many servers announce a deleted document only with list_changed, never
+// with resources/updated; an attachment whose URI left a complete listing
+// is therefore re-read at once, so it turns "gone" without waiting for the
+// next refresh.
 func (h *Host) relist() {
-	h.list(true, func() { h.emit(Event{Type: EventListChanged}) })
+	h.list(true, func() {
+		h.emit(Event{Type: EventListChanged})
+		h.listMu.Lock()
+		complete := !h.listTrunc && h.listErr == nil
+		listed := make(map[string]bool, len(h.resources))
+		for _, r := range h.resources {
+			listed[r.URI] = true
+		}
+		h.listMu.Unlock()
+		if !complete {
+			return
+		}
+		h.mu.Lock()
+		var vanished []string
+		for _, u := range h.order {
+			if !listed[u] && h.atts[u].listed {
+				vanished = append(vanished, u)
+			}
+		}
+		h.mu.Unlock()
+		for _, u := range vanished {
+			h.onUpdated(u)
+		}
+	})
 }
 
 func (h *Host) list(replace bool, after func()) {
@@ -383,6 +412,20 @@ func (h *Host) setList(res []bridge.Resource, tpls []bridge.ResourceTemplate, er
 	h.listMu.Lock()
 	defer h.listMu.Unlock()
 	h.resources, h.templates, h.listErr, h.listTrunc, h.listInval = res, tpls, err, trunc, errs
+}
+
+// isListed reports whether uri was in the last listing. Only documents that
+// were listed can "vanish" from a later one; a URI typed by the user or
+// expanded from a template never was.
+func (h *Host) isListed(uri string) bool {
+	h.listMu.Lock()
+	defer h.listMu.Unlock()
+	for _, r := range h.resources {
+		if r.URI == uri {
+			return true
+		}
+	}
+	return false
 }
 
 // waitList waits for the current listing to end.
@@ -528,6 +571,7 @@ func (h *Host) Attach(ctx context.Context, uri string) ([]attach.Attachment, err
 		seq = e.appliedSeq
 	}
 	e.parts, e.appliedSeq = atts, seq
+	e.listed = h.isListed(uri)
 	out := cloneAtts(atts)
 	subscribe := !e.subscribed && s.Supports("resources/subscribe")
 	e.subscribed = e.subscribed || subscribe
