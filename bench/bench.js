@@ -17,10 +17,13 @@ const IMAGE = "bench://image.png", DOC = "bench://doc.md", BLOB = "bench://blob-
 // Capture the Go instance's linear memory: mcphost.js instantiates the module
 // through one of these, and the bench needs memory.buffer.byteLength.
 let wasmMemory = null;
+const instantiateTimes = { start: NaN, end: NaN };
 for (const name of ["instantiateStreaming", "instantiate"]) {
   const orig = WebAssembly[name];
   WebAssembly[name] = async function (...args) {
+    instantiateTimes.start = performance.now();
     const res = await orig.apply(this, args);
+    instantiateTimes.end = performance.now();
     const inst = res.instance || res;
     if (inst && inst.exports && inst.exports.mem instanceof WebAssembly.Memory) wasmMemory = inst.exports.mem;
     return res;
@@ -56,18 +59,38 @@ async function startup() {
   let count;
   if (stack === "mcphost") {
     const m = await loadMcphost();
+    const tImport = performance.now();
     const host = await m.connect(url(n, page));
+    const tConnect = performance.now();
     count = (await host.resources()).length;
     const t1 = performance.now();
     await host.close();
-    return { stack, ms: t1 - t0, count };
+    // The same again with the runtime up: what listing costs once warm.
+    const tw0 = performance.now();
+    const again = await m.connect(url(n, page));
+    const tw1 = performance.now();
+    await again.resources();
+    const tw2 = performance.now();
+    await again.close();
+    const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/mcphost.wasm"));
+    return { stack, ms: t1 - t0, count, parts: {
+      import: tImport - t0,
+      wasmFetch: wasm ? wasm.responseEnd - wasm.startTime : NaN,
+      compileInstantiate: instantiateTimes.end - instantiateTimes.start,
+      goStartAndConnect: tConnect - instantiateTimes.end,
+      list: t1 - tConnect,
+      warmConnect: tw1 - tw0,
+      warmList: tw2 - tw1,
+    } };
   }
   const js = await loadJs();
+  const tImport = performance.now();
   const client = await js.connect(url(n, page));
+  const tConnect = performance.now();
   count = (await js.listAll(client)).length;
   const t1 = performance.now();
   await client.close();
-  return { stack: "js", ms: t1 - t0, count };
+  return { stack: "js", ms: t1 - t0, count, parts: { import: tImport - t0, connect: tConnect - tImport, list: t1 - tConnect } };
 }
 
 async function main() {
@@ -161,18 +184,52 @@ async function main() {
   return out;
 }
 
-// Keystroke-to-render of <mcp-mention>, when web/mention.js and its
-// documented measurement hook exist (docs/ui.md); otherwise says so.
+// Keystroke-to-render of <mcp-mention> (web/mention.js) over 10,000
+// descriptors, through its documented latency hook (docs/ui.md): the
+// mcp-rendered event's detail.ms, from the input event's timeStamp to the list
+// in the DOM (paint excluded). Each query's first word is typed one character
+// at a time after "@", three times.
 async function keystroke(m) {
-  let mod;
-  try { mod = await import("/web/mention.js"); } catch (e) { return { available: false, why: "web/mention.js not loadable: " + e.message }; }
-  if (typeof mod.measureKeystroke !== "function") return { available: false, why: "web/mention.js has no measureKeystroke hook (see docs/ui.md)" };
+  try { await import("/web/mention.js"); } catch (e) { return { available: false, why: "web/mention.js not loadable: " + e.message }; }
+  if (!customElements.get("mcp-mention")) return { available: false, why: "web/mention.js did not define <mcp-mention>" };
   const h = await m.connect(url(10000, 500), { timeoutMs: 60000 });
   await h.resources();
+  const ta = document.createElement("textarea");
+  ta.id = "composer";
+  document.body.append(ta);
+  const picker = document.createElement("mcp-mention");
+  picker.setAttribute("for", "composer");
+  picker.setAttribute("limit", "20");
+  document.body.append(picker);
+  picker.hosts = [h];
+  ta.focus();
+  const type = (value) => new Promise((resolve) => {
+    const timer = setTimeout(() => { picker.removeEventListener("mcp-rendered", on); resolve(NaN); }, 5000);
+    const on = (e) => { clearTimeout(timer); picker.removeEventListener("mcp-rendered", on); resolve(e.detail.ms); };
+    picker.addEventListener("mcp-rendered", on);
+    ta.value = value;
+    ta.setSelectionRange(value.length, value.length);
+    ta.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText" }));
+  });
   const samples = [];
-  for (let r = 0; r < 3; r++) for (const q of QUERIES) samples.push(await mod.measureKeystroke(h, q));
+  let missed = 0;
+  for (let r = 0; r < 3; r++) {
+    for (const q of QUERIES) {
+      const word = q.split(" ")[0];
+      for (let i = 1; i <= word.length; i++) {
+        const ms = await type("@" + word.slice(0, i));
+        if (Number.isFinite(ms)) samples.push(ms); else missed++;
+      }
+      ta.value = "";
+      ta.dispatchEvent(new InputEvent("input", { bubbles: true }));
+      picker.close();
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+  }
+  picker.remove();
+  ta.remove();
   await h.close();
-  return { available: true, samples };
+  return { available: true, samples, missed };
 }
 
 // Linear memory after each of 100 PNG reads: it must plateau.

@@ -7,7 +7,7 @@
 // Usage: node bench/run.mjs --peer PATH_TO_PEER_BINARY [--startup-trials 7] [--reps 15]
 // (scripts/bench-browser.sh builds everything and calls this).
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -73,19 +73,21 @@ function quantile(xs, q) {
 
 let results;
 try {
-  const startup = { mcphost: [], js: [] };
+  const startup = { mcphost: [], js: [] }, startupParts = { mcphost: [], js: [] };
   for (let i = 0; i < startupTrials; i++) {
     for (const stack of i % 2 ? ["js", "mcphost"] : ["mcphost", "js"]) {
       const r = await run(`suite=startup&stack=${stack}&n=1000&page=100`);
       if (r.count !== 1000) throw new Error(`startup ${stack}: listed ${r.count}, want 1000`);
       startup[stack].push(r.ms);
+      startupParts[stack].push(r.parts);
     }
   }
   const main = await run(`suite=main&reps=${reps}&mdreps=5`, 900000);
   const mempng = await run("suite=mempng");
   const memblob = await run("suite=memblob&stack=mcphost");
   const memblobJs = await run("suite=memblob&stack=js");
-  results = { when: new Date().toISOString(), peer: peer.sizes, startup, main, mempng, memblob, memblobJs };
+  results = { when: new Date().toISOString(), peer: peer.sizes, wasmBytes: statSync(path.join(root, "web", "mcphost.wasm")).size,
+    jsBytes: statSync(path.join(here, "dist", "jsstack.js")).size, startup, startupParts, main, mempng, memblob, memblobJs };
 } finally {
   await browser.close();
   peer.proc.kill("SIGTERM");
@@ -122,7 +124,7 @@ for (const r of rows) lines.push(fmt(r));
 
 const ks = M.keystroke;
 if (ks.available) {
-  lines.push(fmt(["<mcp-mention> keystroke → render, p50 / p99 (10,000)", ms(median(ks.samples)), "", "", "", "p99 " + ms(quantile(ks.samples, 0.99))]));
+  lines.push(fmt([`<mcp-mention> keystroke → rendered, p50 (${ks.samples.length} keys, 10,000)`, ms(median(ks.samples)), "", "", "", `p99 ${ms(quantile(ks.samples, 0.99))} (no JS-stack counterpart)${ks.missed ? `; ${ks.missed} keystrokes rendered nothing` : ""}`]));
 } else {
   lines.push(`<mcp-mention> keystroke → render: not measured (${ks.why})`);
 }
@@ -135,6 +137,13 @@ const wire = Math.ceil(results.peer.blob / 3) * 4 + 120;
 const growth = mb.after - mb.before;
 lines.push(`memory, one 10 MB blob read: linear memory ${MB(mb.before)} → ${MB(mb.after)} (+${MB(growth)}; total ${(mb.after / wire).toFixed(2)}× the ${MB(wire)} message, growth ${(growth / wire).toFixed(2)}×) → ${mb.after <= 3 * wire ? "met (≤ 3×)" : "MISSED (> 3×)"}${mb.kind !== "binary" ? " [part " + mb.kind + ": " + mb.err + "]" : ""}`);
 lines.push(`   (JS stack heap after the same read: ${MB(results.memblobJs.after)}, +${MB(results.memblobJs.after - results.memblobJs.before)})`);
+const partsMedian = (trials) => {
+  const out = {};
+  for (const k of Object.keys(trials[0] || {})) out[k] = median(trials.map((t) => t[k]));
+  return Object.entries(out).map(([k, v]) => `${k} ${ms(v)}`).join(", ");
+};
+lines.push(`startup parts (p50): mcphost: ${partsMedian(results.startupParts.mcphost)}; JS: ${partsMedian(results.startupParts.js)}`);
+lines.push(`   (wasm module ${MB(results.wasmBytes)} raw served uncompressed over loopback; JS bundle ${MB(results.jsBytes)} raw)`);
 lines.push(`checks: image bytes ${M.image.mcphostBytes} both, sniffed ${M.image.mcphostType} / ${M.image.jsType}; HTML ${M.markdown.mcphostHtml} / ${M.markdown.jsHtml} chars; mention hits (round 1) 10k ${M.mention[10000].hits.mcphost}/${M.mention[10000].hits.js}, 100k ${M.mention[100000].hits.mcphost}/${M.mention[100000].hits.js}; fuzzysort snapshot build 100k ${ms(M.mention[100000].jsIndexMs)}; crossOriginIsolated ${M.crossOriginIsolated}`);
 lines.push(`browser: ${M.userAgent}`);
 
