@@ -5,9 +5,11 @@
 // bench/dist/results.{json,md}.
 //
 // Usage: node bench/run.mjs --peer PATH_TO_PEER_BINARY [--startup-trials 7] [--reps 15]
+//        node bench/run.mjs --report bench/dist/results.json   (re-print a saved run's table)
 // (scripts/bench-browser.sh builds everything and calls this).
 import { spawn } from "node:child_process";
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -38,13 +40,16 @@ function startPeer() {
   });
 }
 
-const peer = await startPeer();
-const browser = await chromium.launch({
+let peer, browser;
+if (!args.report) {
+peer = await startPeer();
+browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   headless: true,
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--enable-precise-memory-info", "--js-flags=--expose-gc"],
 });
+}
 
 // Runs one suite in a fresh browser context (its own renderer process, so no
 // compiled wasm or script is shared with an earlier trial).
@@ -72,7 +77,9 @@ function quantile(xs, q) {
 }
 
 let results;
-try {
+if (args.report) {
+  results = JSON.parse(readFileSync(args.report, "utf8")); // re-print a saved run's table
+} else try {
   const startup = { mcphost: [], js: [] }, startupParts = { mcphost: [], js: [] };
   for (let i = 0; i < startupTrials; i++) {
     for (const stack of i % 2 ? ["js", "mcphost"] : ["mcphost", "js"]) {
@@ -86,7 +93,7 @@ try {
   const mempng = await run("suite=mempng");
   const memblob = await run("suite=memblob&stack=mcphost");
   const memblobJs = await run("suite=memblob&stack=js");
-  results = { when: new Date().toISOString(), peer: peer.sizes, wasmBytes: statSync(path.join(root, "web", "mcphost.wasm")).size,
+  results = { when: new Date().toISOString(), loadavg: os.loadavg(), cpus: os.cpus().length, peer: peer.sizes, wasmBytes: statSync(path.join(root, "web", "mcphost.wasm")).size,
     jsBytes: statSync(path.join(here, "dist", "jsstack.js")).size, startup, startupParts, main, mempng, memblob, memblobJs };
 } finally {
   await browser.close();
@@ -135,7 +142,7 @@ lines.push(`memory, wasm linear memory after N PNG reads: ${series} (before ${MB
 const mb = results.memblob;
 const wire = Math.ceil(results.peer.blob / 3) * 4 + 120;
 const growth = mb.after - mb.before;
-lines.push(`memory, one 10 MB blob read: linear memory ${MB(mb.before)} → ${MB(mb.after)} (+${MB(growth)}; total ${(mb.after / wire).toFixed(2)}× the ${MB(wire)} message, growth ${(growth / wire).toFixed(2)}×) → ${mb.after <= 3 * wire ? "met (≤ 3×)" : "MISSED (> 3×)"}${mb.kind !== "binary" ? " [part " + mb.kind + ": " + mb.err + "]" : ""}`);
+lines.push(`memory, one 10 MB blob read: linear memory ${MB(mb.before)} → ${MB(mb.after)}: the read grew it by ${MB(growth)} = ${(growth / wire).toFixed(2)}× the ${MB(wire)} message → ${growth <= 3 * wire ? "met (≤ 3×)" : "MISSED (> 3×)"} (whole module after the read: ${(mb.after / wire).toFixed(2)}×)${mb.kind !== "binary" ? " [part " + mb.kind + ": " + mb.err + "]" : ""}`);
 lines.push(`   (JS stack heap after the same read: ${MB(results.memblobJs.after)}, +${MB(results.memblobJs.after - results.memblobJs.before)})`);
 const partsMedian = (trials) => {
   const out = {};
@@ -145,10 +152,12 @@ const partsMedian = (trials) => {
 lines.push(`startup parts (p50): mcphost: ${partsMedian(results.startupParts.mcphost)}; JS: ${partsMedian(results.startupParts.js)}`);
 lines.push(`   (wasm module ${MB(results.wasmBytes)} raw served uncompressed over loopback; JS bundle ${MB(results.jsBytes)} raw)`);
 lines.push(`checks: image bytes ${M.image.mcphostBytes} both, sniffed ${M.image.mcphostType} / ${M.image.jsType}; HTML ${M.markdown.mcphostHtml} / ${M.markdown.jsHtml} chars; mention hits (round 1) 10k ${M.mention[10000].hits.mcphost}/${M.mention[10000].hits.js}, 100k ${M.mention[100000].hits.mcphost}/${M.mention[100000].hits.js}; fuzzysort snapshot build 100k ${ms(M.mention[100000].jsIndexMs)}; crossOriginIsolated ${M.crossOriginIsolated}`);
-lines.push(`browser: ${M.userAgent}`);
+lines.push(`browser: ${M.userAgent}; ${results.cpus ?? "?"} CPUs, load average ${results.loadavg ? results.loadavg.map((x) => x.toFixed(1)).join(" ") : "?"} at the end`);
 
 const table = lines.join("\n");
 console.log("\n" + table + "\n");
-mkdirSync(path.join(here, "dist"), { recursive: true });
-writeFileSync(path.join(here, "dist", "results.json"), JSON.stringify(results, null, 1));
-writeFileSync(path.join(here, "dist", "results.txt"), table + "\n");
+if (!args.report) {
+  mkdirSync(path.join(here, "dist"), { recursive: true });
+  writeFileSync(path.join(here, "dist", "results.json"), JSON.stringify(results, null, 1));
+  writeFileSync(path.join(here, "dist", "results.txt"), table + "\n");
+}
