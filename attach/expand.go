@@ -217,6 +217,11 @@ func appendEncoded(b *strings.Builder, s string, reserved bool) {
 // characters through, as the RFC says: use them only where the template
 // author wants that.
 func Expand(template string, vars map[string]string) (string, error) {
+	// A syntax error anywhere wins over a refused value: report the template
+	// as malformed rather than blaming a value of an earlier expression.
+	if err := parseTemplate(template, func(string) {}, func(expression) error { return nil }); err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	b.Grow(len(template) + 16)
 	err := parseTemplate(template, func(lit string) {
