@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"encoding/binary"
 	"errors"
 	"strconv"
 	"unicode/utf16"
@@ -36,7 +37,12 @@ func scanString(d []byte, i int) (int, bool, error) {
 	i++ // opening quote
 	escaped := false
 	for {
-		// Tight loop over plain bytes: base64 and most text.
+		// Eight bytes at a time while none is '"', '\\' or a control
+		// byte (SWAR: base64 and most text are long runs of plain bytes),
+		// then byte by byte.
+		for i+8 <= len(d) && plain8(binary.LittleEndian.Uint64(d[i:])) {
+			i += 8
+		}
 		for i < len(d) {
 			c := d[i]
 			if c == '"' || c == '\\' || c < 0x20 {
@@ -75,6 +81,21 @@ func scanString(d []byte, i int) (int, bool, error) {
 			return 0, false, errSyntax
 		}
 	}
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// plain8 reports whether none of the eight bytes in w is '"', '\\' or below
+// 0x20 (bytes >= 0x80 are plain: UTF-8 is checked separately).
+func plain8(w uint64) bool {
+	// hasZero and the "less than" test are the classic exact existence
+	// tests: a borrow can only mark bytes above a byte that matched.
+	hasZero := func(x uint64) uint64 { return (x - lsb) &^ x & msb }
+	below20 := (w - 0x20*lsb) &^ w & msb
+	return hasZero(w^(0x22*lsb))|hasZero(w^(0x5c*lsb))|below20 == 0
 }
 
 func isHex(c byte) bool {

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -129,4 +130,26 @@ func eqPtr(a, b *string) bool {
 		return a == b
 	}
 	return *a == *b
+}
+
+func TestPlain8(t *testing.T) {
+	plain := func(b []byte) bool {
+		for _, c := range b {
+			if c == '"' || c == '\\' || c < 0x20 {
+				return false
+			}
+		}
+		return true
+	}
+	r := []byte{0, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xff, 'A', 'z'}
+	for n := 0; n < 200000; n++ {
+		var b [8]byte
+		x := uint64(n) * 0x9e3779b97f4a7c15
+		for i := range b {
+			b[i] = r[(x>>(i*5))%uint64(len(r))]
+		}
+		if got, want := plain8(binary.LittleEndian.Uint64(b[:])), plain(b[:]); got != want {
+			t.Fatalf("plain8(%q) = %v, want %v", b, got, want)
+		}
+	}
 }
