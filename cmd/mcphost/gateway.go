@@ -9,6 +9,8 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,6 +37,12 @@ type pump struct {
 	// endReason, when set, says why the upstream ended (exit status, last
 	// stderr line); it goes into the errors answering pending requests.
 	endReason func() string
+
+	// ended is set once the upstream has ended: requests that arrive
+	// afterwards (a browser that sent initialize just after a child died
+	// at start) are answered with why, during a short linger, instead of
+	// meeting a closed socket.
+	ended atomic.Bool
 
 	mu      sync.Mutex
 	pending map[jsonrpc.ID]string // browser requests without an answer yet → method
@@ -109,6 +117,12 @@ func (p *pump) send(ctx context.Context, msg jsonrpc.Message) bool {
 	}
 	p.log.Warn("gateway: upstream request failed", "method", req.Method, "id", req.ID.Raw(), "err", err)
 	p.answered(req.ID)
+	if p.ended.Load() && p.endReason != nil {
+		return p.browser.Write(ctx, &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{
+			Code:    jsonrpc.CodeInternalError,
+			Message: fmt.Sprintf("mcphost gateway: %s before answering %s", p.endReason(), req.Method),
+		}}) == nil
+	}
 	if werr := p.browser.Write(ctx, errorResponse(req.ID, err)); werr != nil {
 		return false
 	}
@@ -137,7 +151,12 @@ func (p *pump) down(ctx context.Context) {
 			}
 			if p.terminal(err) {
 				p.log.Info("gateway: upstream ended", "err", err)
+				p.ended.Store(true)
 				p.failPending(ctx)
+				select {
+				case <-time.After(upstreamLinger):
+				case <-ctx.Done():
+				}
 				return
 			}
 			p.log.Warn("gateway: skipped an undecodable message from upstream", "err", err)
@@ -157,6 +176,10 @@ func (p *pump) answered(id jsonrpc.ID) {
 	delete(p.pending, id)
 	p.mu.Unlock()
 }
+
+// upstreamLinger is how long the browser side stays open after the
+// upstream ended, so requests already on their way get an answer.
+const upstreamLinger = time.Second
 
 // failPending answers every browser request still waiting when the
 // upstream ends, so no call waits for its timeout.

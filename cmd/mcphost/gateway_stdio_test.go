@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/mcphost/mcphost/bridge"
 )
 
@@ -152,5 +153,31 @@ func TestStdioStartFailure(t *testing.T) {
 	_, err := bridge.Dial(ctx, "ws://"+host+"/mcp", nil)
 	if err == nil || !strings.Contains(err.Error(), "/nonexistent/mcp-server") {
 		t.Fatalf("dial = %v, want an error naming the command", err)
+	}
+}
+
+// TestStdioChildDiesAtOnce: a child that has already exited when the
+// browser's first request arrives still gets that request answered with
+// why (-32603 naming its last stderr line), not a bare close.
+func TestStdioChildDiesAtOnce(t *testing.T) {
+	t.Parallel()
+	host, _ := startServer(t, testConfig(t, "-stdio", `/bin/sh -c "echo boom-at-start >&2; exit 3"`))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, "ws://"+host+"/mcp", &websocket.DialOptions{Subprotocols: []string{"mcp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	time.Sleep(300 * time.Millisecond) // the child is gone by now
+	if err := ws.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)); err != nil {
+		t.Fatalf("write: %v", err)
+	}
+	_, data, err := ws.Read(ctx)
+	if err != nil {
+		t.Fatalf("no answer to a request sent after the child died: %v", err)
+	}
+	if !strings.Contains(string(data), `"code":-32603`) || !strings.Contains(string(data), "boom-at-start") {
+		t.Fatalf("answer %s", data)
 	}
 }
