@@ -3,6 +3,9 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -112,6 +115,38 @@ func TestWebPage(t *testing.T) {
 	webHandler(fstest.MapFS{"mcphost.wasm": {Data: []byte("\x00asm\x01\x00\x00\x00")}}).ServeHTTP(rec, httptest.NewRequest("GET", "/mcphost.wasm", nil))
 	if ct := rec.Header().Get("Content-Type"); rec.Code != 200 || ct != "application/wasm" {
 		t.Errorf("wasm Content-Type = %q", ct)
+	}
+
+	// gzip for clients that accept it, byte-exact after decompression; plain otherwise.
+	wasm := bytes.Repeat([]byte("\x00asm\x01\x00\x00\x00 module bytes "), 4096)
+	fsys := fstest.MapFS{"mcphost.wasm": {Data: wasm}}
+	for _, tc := range []struct {
+		accept string
+		gz     bool
+	}{{"gzip, deflate, br", true}, {"br;q=1.0, gzip;q=0.8", true}, {"gzip;q=0", false}, {"", false}, {"identity", false}} {
+		req := httptest.NewRequest("GET", "/mcphost.wasm", nil)
+		req.Header.Set("Accept-Encoding", tc.accept)
+		rec := httptest.NewRecorder()
+		webHandler(fsys).ServeHTTP(rec, req)
+		body := rec.Body.Bytes()
+		if got := rec.Header().Get("Content-Encoding") == "gzip"; got != tc.gz {
+			t.Fatalf("Accept-Encoding %q: gzip = %v", tc.accept, got)
+		}
+		if tc.gz {
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+			if rec.Header().Get("Vary") != "Accept-Encoding" || rec.Header().Get("Content-Type") != "application/wasm" {
+				t.Errorf("gzip headers %v", rec.Header())
+			}
+		}
+		if !bytes.Equal(body, wasm) {
+			t.Fatalf("Accept-Encoding %q: body differs", tc.accept)
+		}
 	}
 
 	off, _ := startServer(t, testConfig(t)) // -no-web
