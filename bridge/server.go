@@ -16,23 +16,31 @@ import (
 // the wasm module never links go-sdk's mcp package.
 func ServerHandler(opts *EndpointOptions, newServer func(c *Conn) *mcp.Server) http.Handler {
 	return Endpoint(opts, func(ctx context.Context, c *Conn) {
-		s := newServer(c)
-		if s == nil {
-			return
-		}
-		ss, err := s.Connect(ctx, Transport(c), nil)
-		if err != nil {
-			return
-		}
-		done := make(chan struct{})
-		go func() { ss.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-c.Done():
-			ss.Close()
-			<-done
+		if s := newServer(c); s != nil {
+			Serve(ctx, c, s)
 		}
 	})
+}
+
+// Serve runs one go-sdk server session over c until the session ends, the
+// connection closes or ctx ends.
+func Serve(ctx context.Context, c *Conn, s *mcp.Server) error {
+	ss, err := s.Connect(ctx, Transport(c), nil)
+	if err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	go func() { ss.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-c.Done():
+		ss.Close()
+		<-done
+	case <-ctx.Done():
+		ss.Close()
+		<-done
+	}
+	return nil
 }
 
 // Transport adapts an accepted [Conn] to go-sdk's mcp.Transport (Connect

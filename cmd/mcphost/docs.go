@@ -40,21 +40,8 @@ type docsServer struct {
 func (s *docsServer) serve(ctx context.Context, c *bridge.Conn, p *principal) {
 	srv, detach := s.newServer(p)
 	defer detach()
-	ss, err := srv.Connect(ctx, bridge.Transport(c), nil)
-	if err != nil {
+	if err := bridge.Serve(ctx, c, srv); err != nil {
 		s.log.Warn("docs: session failed to start", "err", err)
-		return
-	}
-	done := make(chan struct{})
-	go func() { ss.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-c.Done():
-		ss.Close()
-		<-done
-	case <-ctx.Done():
-		ss.Close()
-		<-done
 	}
 }
 
