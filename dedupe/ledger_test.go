@@ -233,3 +233,32 @@ func TestEntriesSorted(t *testing.T) {
 		t.Errorf("order = %s", s)
 	}
 }
+
+// TestHashSpread: distinct payloads of every length up to 100 bytes, and
+// single-bit flips of a long one, never collide.
+func TestHashSpread(t *testing.T) {
+	seen := map[digest]string{}
+	add := func(s string) {
+		h := sum('b', s, 0).sum
+		if prev, ok := seen[h]; ok && prev != s {
+			t.Fatalf("collision between payloads of %d and %d bytes", len(prev), len(s))
+		}
+		seen[h] = s
+	}
+	for n := 0; n <= 100; n++ {
+		add(strings.Repeat("A", n))
+		add(strings.Repeat("A", n) + "B")
+	}
+	long := []byte(strings.Repeat("QUJDREVGR0g", 1000))
+	add(string(long))
+	for i := range long {
+		for bit := 0; bit < 8; bit += 3 {
+			c := append([]byte(nil), long...)
+			c[i] ^= 1 << bit
+			add(string(c))
+		}
+	}
+	if sum('t', "x", 1).sum == sum('b', "x", 1).sum {
+		t.Fatal("domains collide")
+	}
+}
