@@ -336,7 +336,17 @@ describe("demo page", () => {
     })
     const file = path.join(dir, "payments", "onboarding", "first-week.md")
     writeFileSync(file, readFileSync(file, "utf8").replace(/^# .*$/m, "# Your first week on Payments (revised)"))
-    await page.waitForFunction(() => /revised/.test(JSON.stringify(demo.state.docs.get([...demo.state.docs.keys()].find((u) => u.includes("first-week"))).parts[0].text)), null, { timeout: 15000 })
+    try {
+      await page.waitForFunction(() => /revised/.test(JSON.stringify(demo.state.docs.get([...demo.state.docs.keys()].find((u) => u.includes("first-week"))).parts[0].text)), null, { timeout: 15000 })
+    } catch (e) {
+      // Seen once in a full run: keep what explains it.
+      const seen = await page.evaluate(() => ({
+        docs: [...demo.state.docs.entries()].map(([u, d]) => [u, d.parts.map((p) => [p.state, String(p.text ?? "").slice(0, 60)])]),
+        host: demo.state.host?.attachments().map((a) => [a.uri, a.state, String(a.text ?? "").slice(0, 60)]),
+      }))
+      console.error("live update did not arrive:", JSON.stringify(seen), "\nmcphost log:\n" + srv.logs.join(""))
+      throw e
+    }
     await chip(page, "first-week").locator(".chip-main").click()
     await page.waitForFunction(() => /revised/.test(document.querySelector("iframe.md-frame")?.contentDocument?.body?.textContent || ""), null, { timeout: 10000 })
 
