@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	json "github.com/segmentio/encoding/json"
 )
@@ -115,13 +114,13 @@ func Dial(ctx context.Context, url string, opts *Options) (*Session, error) {
 	}
 	dctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	ws, _, err := websocket.Dial(dctx, url, &websocket.DialOptions{Subprotocols: protos})
+	ws, err := dialSocket(dctx, url, protos)
 	if err != nil {
 		return nil, newError(KindUnavailable, fmt.Errorf("%w: %v", ErrConnectionLost, err), "", "", "dial %s: %v", url, err)
 	}
-	if ws.Subprotocol() != Subprotocol {
-		ws.Close(websocket.StatusPolicyViolation, "subprotocol mcp required")
-		return nil, newError(KindProtocol, ErrProtocol, "", "", "dial %s: server did not select subprotocol %q (got %q)", url, Subprotocol, ws.Subprotocol())
+	if p := ws.subprotocol(); p != Subprotocol {
+		ws.close(statusPolicyViolation, "subprotocol mcp required")
+		return nil, newError(KindProtocol, ErrProtocol, "", "", "dial %s: server did not select subprotocol %q (got %q)", url, Subprotocol, p)
 	}
 	s := newSession(newConn(ws, o.ReadLimit), o)
 	if err := s.initialize(ctx); err != nil {
@@ -178,8 +177,10 @@ func (s *Session) initialize(ctx context.Context) error {
 // Close ends the session; pending calls fail with [ErrClosed]. It is
 // idempotent and safe to call concurrently.
 func (s *Session) Close() error {
-	s.conn.Close()
+	// Record the reason first, so pending and later calls say "closed"
+	// rather than "connection lost" when the read loop sees the close.
 	s.end(newError(KindUnavailable, ErrClosed, "", "", "session closed"))
+	s.conn.Close()
 	return nil
 }
 

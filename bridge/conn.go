@@ -2,11 +2,9 @@ package bridge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
-	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -18,6 +16,33 @@ const Subprotocol = "mcp"
 // TokenPrefix starts a subprotocol entry that carries a bearer token
 // ("mcp.token.<token>"), since browsers cannot set headers on a WebSocket.
 const TokenPrefix = "mcp.token."
+
+// WebSocket close codes (RFC 6455 §7.4.1) this package sends or reads.
+const (
+	statusNormalClosure   = 1000
+	statusUnsupportedData = 1003
+	statusPolicyViolation = 1008
+	statusMessageTooBig   = 1009
+)
+
+// A socket is the WebSocket under a Conn: coder/websocket natively
+// (socket_notjs.go), the browser's WebSocket under js/wasm (socket_js.go),
+// which keeps net/http (~310 KB brotli) out of the module.
+type socket interface {
+	// read returns the next message; binary reports a binary frame. It
+	// unblocks with an error when ctx ends or the socket closes.
+	read(ctx context.Context) (data []byte, binary bool, err error)
+	// write sends one text frame.
+	write(ctx context.Context, data []byte) error
+	// close starts the closing handshake; closeNow drops the connection.
+	close(code int, reason string) error
+	closeNow() error
+	setReadLimit(n int64)
+	// errInfo says whether a read error means "message over the read limit"
+	// and which close status the peer sent (-1 if none).
+	errInfo(err error) (tooBig bool, status int)
+	subprotocol() string
+}
 
 // DefaultReadLimit is the default largest message accepted (64 MiB), never
 // the WebSocket library's 32 KiB default, which a single image read exceeds.
@@ -32,7 +57,7 @@ const DefaultReadLimit = 64 << 20
 // socket (a WebSocket library Read or Write whose context ends closes the
 // whole connection): I/O runs under the connection's own lifetime.
 type Conn struct {
-	ws        *websocket.Conn
+	ws        socket
 	readLimit int64
 	principal string
 	// onUndecodable is told about a text frame that is not a JSON-RPC
@@ -47,11 +72,11 @@ type Conn struct {
 	err       error // why the connection ended, once it has
 }
 
-func newConn(ws *websocket.Conn, readLimit int64) *Conn {
+func newConn(ws socket, readLimit int64) *Conn {
 	if readLimit <= 0 {
 		readLimit = DefaultReadLimit
 	}
-	ws.SetReadLimit(readLimit)
+	ws.setReadLimit(readLimit)
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Conn{ws: ws, readLimit: readLimit, ctx: ctx, cancel: cancel}
 }
@@ -98,29 +123,29 @@ func (c *Conn) ReadRaw(ctx context.Context) ([]byte, error) {
 }
 
 func (c *Conn) readFrame() ([]byte, error) {
-	typ, data, err := c.ws.Read(c.ctx)
+	data, binary, err := c.ws.read(c.ctx)
 	if err != nil {
 		return nil, c.fail(c.readError(err))
 	}
-	if typ != websocket.MessageText {
+	if binary {
 		err := fmt.Errorf("%w: binary frame (the mcp subprotocol carries text frames only)", ErrProtocol)
-		c.ws.Close(websocket.StatusUnsupportedData, "binary frames are not part of the mcp subprotocol")
+		c.ws.close(statusUnsupportedData, "binary frames are not part of the mcp subprotocol")
 		return nil, c.fail(err)
 	}
 	return data, nil
 }
 
 func (c *Conn) readError(err error) error {
+	tooBig, st := c.ws.errInfo(err)
 	switch {
-	case errors.Is(err, websocket.ErrMessageTooBig):
+	case tooBig:
 		return fmt.Errorf("%w: a message exceeded the read limit of %d bytes (connection closed with 1009): %v", ErrTooBig, c.readLimit, err)
 	case c.ctx.Err() != nil:
 		return ErrClosed
-	}
-	if st := websocket.CloseStatus(err); st == websocket.StatusMessageTooBig {
+	case st == statusMessageTooBig:
 		return fmt.Errorf("%w: the peer refused a message over its read limit (close 1009)", ErrTooBig)
-	} else if st != -1 {
-		return fmt.Errorf("%w: peer closed the connection (%d %v)", ErrConnectionLost, int(st), err)
+	case st != -1:
+		return fmt.Errorf("%w: peer closed the connection (%d %v)", ErrConnectionLost, st, err)
 	}
 	return fmt.Errorf("%w: %v", ErrConnectionLost, err)
 }
@@ -145,7 +170,7 @@ func (c *Conn) WriteRaw(ctx context.Context, data []byte) error {
 	if err := c.Err(); err != nil {
 		return err
 	}
-	if err := c.ws.Write(c.ctx, websocket.MessageText, data); err != nil {
+	if err := c.ws.write(c.ctx, data); err != nil {
 		return c.fail(c.readError(err))
 	}
 	return nil
@@ -170,7 +195,7 @@ func (c *Conn) fail(err error) error {
 	c.mu.Unlock()
 	c.closeOnce.Do(func() {
 		c.cancel()
-		c.ws.CloseNow()
+		c.ws.closeNow()
 	})
 	return err
 }
@@ -187,7 +212,7 @@ func (c *Conn) Close() error {
 		// Close waits (bounded by the library) for the peer's close frame;
 		// cancel afterwards so a blocked Read returns.
 		go func() {
-			c.ws.Close(websocket.StatusNormalClosure, "")
+			c.ws.close(statusNormalClosure, "")
 			c.cancel()
 		}()
 	})

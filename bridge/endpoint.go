@@ -126,7 +126,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.o.Logger.Warn("bridge: websocket accept failed", "err", err)
 		return
 	}
-	c := newConn(ws, e.o.ReadLimit)
+	c := newConn(coderSocket{ws}, e.o.ReadLimit)
 	c.principal = principal
 	c.onUndecodable = func(data []byte, err error) {
 		e.o.Logger.Warn("bridge: undecodable message", "err", err, "bytes", len(data))

@@ -1,3 +1,5 @@
+//go:build !js
+
 package bridge
 
 import (
@@ -8,5 +10,5 @@ import (
 
 // WriteBinaryForTest sends a binary frame, which the contract forbids.
 func WriteBinaryForTest(c *Conn, p []byte) error {
-	return c.ws.Write(context.Background(), websocket.MessageBinary, p)
+	return c.ws.(coderSocket).c.Write(context.Background(), websocket.MessageBinary, p)
 }
