@@ -115,10 +115,7 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 			out.Truncated = out.Pages > 0
 			return out, err
 		}
-		var page struct {
-			Items      *[]stdjson.RawMessage `json:"-"`
-			NextCursor string                `json:"nextCursor"`
-		}
+		var nextCursor string
 		var fields map[string]stdjson.RawMessage
 		if err := json.Unmarshal(raw, &fields); err != nil {
 			out.Truncated = true
@@ -133,7 +130,7 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 			return out, newError(KindProtocol, ErrProtocol, method, "", "%q is not an array: %v", field, err)
 		}
 		if nc, ok := fields["nextCursor"]; ok && string(nc) != "null" {
-			if err := json.Unmarshal(nc, &page.NextCursor); err != nil {
+			if err := json.Unmarshal(nc, &nextCursor); err != nil {
 				out.Truncated = true
 				return out, newError(KindProtocol, ErrProtocol, method, "", "nextCursor is not a string: %s", nc)
 			}
@@ -164,15 +161,15 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 		if onPage != nil {
 			onPage(good, bad)
 		}
-		if page.NextCursor == "" {
+		if nextCursor == "" {
 			return out, nil
 		}
-		if seen[page.NextCursor] {
+		if seen[nextCursor] {
 			out.Truncated = true
-			return out, newError(KindProtocol, ErrProtocol, method, "", "the server repeated cursor %q; stopped with the %d entries gathered", page.NextCursor, len(out.Items))
+			return out, newError(KindProtocol, ErrProtocol, method, "", "the server repeated cursor %q; stopped with the %d entries gathered", nextCursor, len(out.Items))
 		}
-		seen[page.NextCursor] = true
-		cursor = page.NextCursor
+		seen[nextCursor] = true
+		cursor = nextCursor
 	}
 }
 
