@@ -223,7 +223,7 @@ func (s *Session) connErr() *Error {
 
 func (s *Session) readLoop() {
 	for {
-		data, err := s.conn.ReadRaw(nil)
+		data, err := s.conn.ReadRaw(context.Background())
 		if err != nil {
 			switch {
 			case errors.Is(err, ErrClosed):
