@@ -324,11 +324,45 @@ func (h *Host) list(replace bool, after func()) {
 			return
 		}
 		ctx := context.Background()
+		// Resources and templates are listed concurrently (two cursors,
+		// independent): the listing takes the longer of the two, not both.
+		var pm sync.Mutex // guards nres, ntpl, errs and the order of progress events
 		var nres, ntpl int
 		var errs []string
 		progress := func(done, trunc bool) {
 			h.emit(Event{Type: EventListProgress, Resources: nres, Templates: ntpl, Done: done, Truncated: trunc, Errors: append([]string(nil), errs...)})
 		}
+		var tpls []bridge.ResourceTemplate
+		var tplErr error
+		var tplTrunc bool
+		tplDone := make(chan struct{})
+		go func() {
+			defer close(tplDone)
+			if !s.Supports("resources/templates/list") {
+				return
+			}
+			l, err := s.ListTemplates(ctx, func(page []bridge.ResourceTemplate, bad []error) {
+				if !replace {
+					ts := make([]attach.ResourceTemplate, len(page))
+					for i, t := range page {
+						ts[i] = toAttachTemplate(t)
+					}
+					h.index.AddTemplates(ts...)
+				}
+				pm.Lock()
+				defer pm.Unlock()
+				ntpl += len(page)
+				for _, b := range bad {
+					errs = append(errs, b.Error())
+				}
+				progress(false, false)
+			})
+			tpls, tplTrunc = l.Items, l.Truncated
+			// -32601 on templates/list means the server has none.
+			if e, ok := bridge.AsError(err); err != nil && (!ok || e.Kind != bridge.KindUnsupported) {
+				tplErr = err
+			}
+		}()
 		h.ledger.RecordList()
 		var res []bridge.Resource
 		var firstErr error
@@ -342,6 +376,8 @@ func (h *Host) list(replace bool, after func()) {
 					}
 					h.index.AddResources(rs...)
 				}
+				pm.Lock()
+				defer pm.Unlock()
 				nres += len(page)
 				for _, b := range bad {
 					errs = append(errs, b.Error())
@@ -351,36 +387,18 @@ func (h *Host) list(replace bool, after func()) {
 			res, trunc = l.Items, l.Truncated
 			if err != nil {
 				firstErr, trunc = err, true
+				pm.Lock()
 				errs = append(errs, err.Error())
+				pm.Unlock()
 			}
 		}
-		var tpls []bridge.ResourceTemplate
-		if s.Supports("resources/templates/list") {
-			l, err := s.ListTemplates(ctx, func(page []bridge.ResourceTemplate, bad []error) {
-				if !replace {
-					ts := make([]attach.ResourceTemplate, len(page))
-					for i, t := range page {
-						ts[i] = toAttachTemplate(t)
-					}
-					h.index.AddTemplates(ts...)
-				}
-				ntpl += len(page)
-				for _, b := range bad {
-					errs = append(errs, b.Error())
-				}
-				progress(false, false)
-			})
-			tpls = l.Items
-			if err != nil {
-				// -32601 on templates/list means the server has none.
-				if e, ok := bridge.AsError(err); !ok || e.Kind != bridge.KindUnsupported {
-					if firstErr == nil {
-						firstErr = err
-					}
-					trunc = trunc || l.Truncated
-					errs = append(errs, err.Error())
-				}
+		<-tplDone
+		if tplErr != nil {
+			if firstErr == nil {
+				firstErr = tplErr
 			}
+			trunc = trunc || tplTrunc
+			errs = append(errs, tplErr.Error())
 		}
 		if replace {
 			rs := make([]attach.Resource, len(res))
