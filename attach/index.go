@@ -628,9 +628,20 @@ func (x *Index) matchOf(c candidate, q *query, buf []int) Match {
 	}
 	dst := [nFields]*[]Range{&m.Highlights.Name, &m.Highlights.Title, &m.Highlights.URI, &m.Highlights.Description}
 	fs := &x.fields[c.idx]
+	// Highlight the field that ranked the match, and any other field only
+	// where the query occurs in one piece: letters scattered through a
+	// field that did not decide the rank are noise to a reader.
+	best, bestScore := -1, 0
+	for f := range fs {
+		if s, _, ok := fs[f].match(q, buf); ok && (best < 0 || s+fieldBonus[f] > bestScore) {
+			best, bestScore = f, s+fieldBonus[f]
+		}
+	}
 	for f := range fs {
 		if _, pos, ok := fs[f].match(q, buf); ok {
-			*dst[f] = fs[f].ranges(q, pos)
+			if r := fs[f].ranges(q, pos); f == best || len(r) == 1 {
+				*dst[f] = r
+			}
 		}
 	}
 	return m

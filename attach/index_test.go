@@ -221,3 +221,22 @@ func TestIndexConcurrent(t *testing.T) {
 		t.Errorf("Len = %d, want %d", x.Len(), 4*(200-67))
 	}
 }
+
+// TestHighlightsOnlyWhereTheyHelp: letters of the query scattered through a
+// field that did not rank the match are not highlighted; the deciding field
+// and one-piece occurrences are.
+func TestHighlightsOnlyWhereTheyHelp(t *testing.T) {
+	x := NewIndex()
+	x.AddResources(Resource{URI: "docs://team/support/onboarding/support-handbook.md", Name: "support-handbook.md", Title: "Support handbook"})
+	ms := x.Query("onb", QueryOptions{})
+	if len(ms) != 1 {
+		t.Fatalf("matches = %+v", ms)
+	}
+	h := ms[0].Highlights
+	if h.Title != nil || h.Name != nil {
+		t.Errorf("scattered title/name highlights = %v / %v, want none", h.Title, h.Name)
+	}
+	if !reflect.DeepEqual(h.URI, []Range{{20, 23}}) {
+		t.Errorf("uri highlights = %v, want [[20 23]]", h.URI)
+	}
+}

@@ -107,6 +107,9 @@ func (s *docsServer) newServer(p *principal) (*mcp.Server, func()) {
 		for _, d := range ch.removed {
 			if p.mayRead(d.team) {
 				srv.RemoveResources(d.uri)
+				// A deletion is a change too: subscribers re-read and
+				// learn at once that the document is gone.
+				srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: d.uri})
 			}
 		}
 		for _, d := range ch.added {

@@ -279,6 +279,13 @@ func TestDocsDirWatch(t *testing.T) {
 	if _, err := s.ReadResource(ctx, "docs://team/ops/runbook/new.md"); !bridge.IsNotFound(err) {
 		t.Fatalf("read the removed file: %v, want not found", err)
 	}
+
+	// Deleting a subscribed document tells its subscribers at once.
+	drain(updated)
+	os.Remove(filepath.Join(dir, "ops", "policy", "oncall.md"))
+	if got := waitFor(t, updated, 5*time.Second, "resources/updated after deleting a subscribed file"); got != "docs://team/ops/policy/oncall.md" {
+		t.Fatalf("updated %q", got)
+	}
 }
 
 func drain[T any](ch <-chan T) {
