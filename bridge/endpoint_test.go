@@ -4,7 +4,6 @@ package bridge_test
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -108,5 +107,4 @@ func TestHostIsLoopback(t *testing.T) {
 			t.Errorf("HostIsLoopback(%q) = %v", h, got)
 		}
 	}
-	_ = net.IPv4len
 }
