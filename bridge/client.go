@@ -53,6 +53,9 @@ type Options struct {
 	// hold a stale snapshot. It must return quickly and must not call the
 	// Session synchronously.
 	OnResourceUpdated func(uri string)
+	// Watcher receives the outcome of [Session.Watch] and the resource
+	// notifications (updated, list_changed), besides the handlers above.
+	Watcher Watcher
 	// OnListChanged receives notifications/{resources,tools,prompts}/list_changed
 	// with "resources", "tools" or "prompts".
 	OnListChanged func(list string)
@@ -80,6 +83,7 @@ type Session struct {
 	done    chan struct{} // closed when the session ends
 
 	notes *queue
+	subs  subs
 }
 
 // Dial opens a WebSocket to url with subprotocol "mcp", performs initialize
@@ -181,6 +185,7 @@ func (s *Session) Close() error {
 	// rather than "connection lost" when the read loop sees the close.
 	s.end(newError(KindUnavailable, ErrClosed, "", "", "session closed"))
 	s.conn.Close()
+	s.subs.stop()
 	return nil
 }
 
@@ -344,6 +349,9 @@ func (s *Session) updated(r *envelope) {
 	if s.o.OnResourceUpdated != nil {
 		s.o.OnResourceUpdated(p.URI)
 	}
+	if s.o.Watcher != nil {
+		s.o.Watcher.Updated(p.URI)
+	}
 }
 
 func (s *Session) dispatch(r *envelope) {
@@ -351,6 +359,9 @@ func (s *Session) dispatch(r *envelope) {
 	case "notifications/resources/list_changed":
 		if s.o.OnListChanged != nil {
 			s.o.OnListChanged("resources")
+		}
+		if s.o.Watcher != nil {
+			s.o.Watcher.ListChanged()
 		}
 	case "notifications/tools/list_changed":
 		if s.o.OnListChanged != nil {

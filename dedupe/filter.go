@@ -86,34 +86,7 @@ func (l *Ledger) Filter(server string, result json.RawMessage) (json.RawMessage,
 		return result, rep, errors.New("dedupe: tool result: content is not an array")
 	}
 	blocks := splitArray(result[top.start:top.end])
-
-	// Decode and hash outside the lock.
-	cands := make([]candidate, 0, len(blocks))
-	for i, raw := range blocks {
-		// Only blocks that may be resources or links are decoded.
-		if raw[0] != '{' || !bytes.Contains(raw, []byte("resource")) && !bytes.Contains(raw, []byte(`\\u`)) {
-			continue
-		}
-		var b block
-		if json.Unmarshal(raw, &b) != nil {
-			continue
-		}
-		switch b.Type {
-		case "resource_link":
-			if b.URI != "" {
-				cands = append(cands, candidate{index: i, uri: b.URI, k: l.key(server, b.URI), raw: len(raw)})
-			}
-		case "resource":
-			if b.Resource == nil || b.Resource.URI == "" {
-				continue
-			}
-			m, err := measurePart(b.Resource)
-			if err != nil {
-				continue
-			}
-			cands = append(cands, candidate{index: i, uri: b.Resource.URI, k: l.key(server, b.Resource.URI), embed: true, m: m, raw: len(raw)})
-		}
-	}
+	cands := l.candidates(server, blocks)
 
 	drop := make([]bool, len(blocks))
 	var referred []string // attached URIs named by dropped blocks, first mention order
@@ -206,6 +179,71 @@ func (l *Ledger) Filter(server string, result json.RawMessage) (json.RawMessage,
 	buf.WriteByte(']')
 	buf.Write(result[top.end:])
 	return buf.Bytes(), rep, nil
+}
+
+// candidates decodes (and hashes, outside the lock) the blocks that may
+// refer to a resource: links and embedded resources with one payload.
+func (l *Ledger) candidates(server string, blocks []json.RawMessage) []candidate {
+	cands := make([]candidate, 0, len(blocks))
+	for i, raw := range blocks {
+		// Only blocks that may be resources or links are decoded.
+		if raw[0] != '{' || !bytes.Contains(raw, []byte("resource")) && !bytes.Contains(raw, []byte(`\\u`)) {
+			continue
+		}
+		var b block
+		if json.Unmarshal(raw, &b) != nil {
+			continue
+		}
+		switch b.Type {
+		case "resource_link":
+			if b.URI != "" {
+				cands = append(cands, candidate{index: i, uri: b.URI, k: l.key(server, b.URI), raw: len(raw)})
+			}
+		case "resource":
+			if b.Resource == nil || b.Resource.URI == "" {
+				continue
+			}
+			m, err := measurePart(b.Resource)
+			if err != nil {
+				continue
+			}
+			cands = append(cands, candidate{index: i, uri: b.Resource.URI, k: l.key(server, b.Resource.URI), embed: true, m: m, raw: len(raw)})
+		}
+	}
+	return cands
+}
+
+// Confirmations returns the attached documents (by document URI, each once,
+// in block order) whose copy a host should confirm with a fresh read before
+// it filters result: those a resource_link names, and those an embedded
+// resource carries a different copy of. An embedded copy equal to the
+// attachment needs no read. It changes nothing and counts nothing; a result
+// Filter could not interpret gives none.
+func (l *Ledger) Confirmations(server string, result json.RawMessage) []string {
+	top, err := scanResult(result)
+	if err != nil || top.isError || result[top.start] != '[' {
+		return nil
+	}
+	cands := l.candidates(server, splitArray(result[top.start:top.end]))
+	var out []string
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, c := range cands {
+		p, many := l.resolve(c.k)
+		var doc string
+		switch {
+		case p != nil && (!c.embed || !p.inContext(c.m.sum)):
+			doc = p.doc.uri
+		case p == nil && many != nil && !c.embed:
+			doc = many[0].doc.uri
+		default:
+			continue
+		}
+		if !contains(out, doc) {
+			out = append(out, doc)
+		}
+	}
+	return out
 }
 
 // resolve finds what a block's URI refers to: the part with that URI, or a

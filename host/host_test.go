@@ -285,7 +285,9 @@ func TestAttachSubscribesAndUpdates(t *testing.T) {
 
 // TestUpdateRacesRead makes the TOCTOU race deterministic: the update is
 // delivered after the re-read's request and before its response, so that
-// response is a stale snapshot and must be discarded and the read re-issued.
+// response is an older snapshot. It is newer than the applied copy, so it is
+// applied (progress, never starvation), and the coalesced read that follows
+// brings the last version: versions never go backwards and end on v3.
 func TestUpdateRacesRead(t *testing.T) {
 	const u = "docs://a/policy"
 	d, url := newDocServer(t, map[string]string{u: "v1"})
@@ -311,11 +313,13 @@ func TestUpdateRacesRead(t *testing.T) {
 	// Now the in-flight read answers its stale "v2" snapshot, after update 2.
 	close(gate)
 	e := rec.wait(t, host.EventUpdated, u)
+	seen := []string{e.Parts[0].Text}
 	for e.Parts[0].Text != "v3" {
-		if e.Parts[0].Text == "v2" {
-			t.Fatalf("a stale snapshot won the race: %+v", e.Parts[0].Text)
-		}
 		e = rec.wait(t, host.EventUpdated, u)
+		seen = append(seen, e.Parts[0].Text)
+	}
+	if len(seen) > 2 || len(seen) == 2 && seen[0] != "v2" {
+		t.Fatalf("updated events carried %q; want v2 then v3 (or v3 alone)", seen)
 	}
 	if got := text(t, h, u); got != "v3" {
 		t.Fatalf("context holds %q", got)
@@ -461,12 +465,16 @@ func TestReconnect(t *testing.T) {
 func TestCallToolDedupe(t *testing.T) {
 	const u = "docs://a/runbook"
 	d, url := newDocServer(t, map[string]string{u: "the runbook"})
+	var draft atomic.Bool
 	mcp.AddTool(d.Server, &mcp.Tool{Name: "fetch"}, func(ctx context.Context, r *mcp.CallToolRequest, in struct {
 		URI string `json:"uri"`
 	}) (*mcp.CallToolResult, any, error) {
 		d.mu.Lock()
 		text := d.docs[in.URI]
 		d.mu.Unlock()
+		if draft.Load() {
+			text = "draft runbook"
+		}
 		return &mcp.CallToolResult{Content: []mcp.Content{
 			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: in.URI, MIMEType: "text/markdown", Text: text}},
 			&mcp.TextContent{Text: "fetched"},
@@ -483,12 +491,23 @@ func TestCallToolDedupe(t *testing.T) {
 	if len(tr.Dropped) != 1 || tr.Dropped[0].URI != u || tr.Dropped[0].Index != 0 || strings.Contains(string(tr.Result), "the runbook") {
 		t.Fatalf("duplicate not dropped: %+v %s", tr, tr.Result)
 	}
-	// A newer copy supersedes the attachment.
+	// The tool changed the document (no notification) and embeds the new
+	// copy: the confirming read returns the same bytes, so the attachment
+	// is updated to them and the embed is a duplicate.
 	d.mu.Lock()
 	d.docs[u] = "edited runbook"
 	d.mu.Unlock()
 	tr, err = h.CallTool(context.Background(), "fetch", map[string]string{"uri": u})
-	if err != nil || len(tr.Superseded) != 1 || !strings.Contains(string(tr.Result), "edited runbook") {
+	if err != nil || len(tr.Dropped) != 1 || tr.Dropped[0].Reason != "duplicate" || strings.Contains(string(tr.Result), "edited runbook") {
+		t.Fatalf("changed document: %+v %v", tr, err)
+	}
+	if e := rec.wait(t, host.EventUpdated, u); e.Parts[0].Text != "edited runbook" {
+		t.Fatalf("updated carried %q", e.Parts[0].Text)
+	}
+	// A copy the server does not hold (a draft) supersedes the attachment.
+	draft.Store(true)
+	tr, err = h.CallTool(context.Background(), "fetch", map[string]string{"uri": u})
+	if err != nil || len(tr.Superseded) != 1 || !strings.Contains(string(tr.Result), "draft runbook") {
 		t.Fatalf("newer copy: %+v %v", tr, err)
 	}
 	rec.wait(t, host.EventSuperseded, u)
@@ -497,7 +516,7 @@ func TestCallToolDedupe(t *testing.T) {
 		t.Fatalf("attachment after newer copy: %+v", p[0].State)
 	}
 	f := h.Figures()
-	if f.DuplicatesDropped != 1 || f.ToolResults != 2 {
+	if f.DuplicatesDropped != 2 || f.ToolResults != 3 {
 		t.Fatalf("figures %+v", f)
 	}
 	// Results obtained elsewhere go through the same filter.

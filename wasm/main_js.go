@@ -458,7 +458,7 @@ func eventValue(e host.Event) (string, js.Value) {
 	case host.EventStale:
 		o.str("uri", e.URI)
 		o.str("reason", e.Reason)
-	case host.EventGone, host.EventSuperseded:
+	case host.EventGone, host.EventSuperseded, host.EventFresh:
 		o.str("uri", e.URI)
 	case host.EventListProgress:
 		o.int("resources", int64(e.Resources))

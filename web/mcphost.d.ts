@@ -137,16 +137,23 @@ export interface Host extends EventTarget {
 
   /** Reads uri and records every part in the context (replacing an earlier
    * copy of the same URI), subscribing to updates when the server supports
-   * it. Resolves to one Attachment per contents part; a bad part is an error
-   * Attachment in its place. Rejects (e.g. kind "not_found") when the read fails. */
+   * it (the subscription is acknowledged before the read, so no later change
+   * goes unnoticed). Resolves to one Attachment per contents part; a bad part
+   * is an error Attachment in its place. Rejects (e.g. kind "not_found") when
+   * the read fails. A second attach of a URI still being attached joins the
+   * first; detach() or close() meanwhile rejects it with kind "cancelled".
+   * Attaching an attached URI re-reads it. */
   attach(uri: string, options?: CallOptions): Promise<Attachment[]>
-  /** Removes uri from the context and unsubscribes. Returns whether it was attached. */
+  /** Removes uri from the context and unsubscribes. Returns whether it was
+   * attached or being attached (a pending attach then rejects with kind "cancelled"). */
   detach(uri: string): boolean
   /** The context: every part of every attached document, in attach order, with its state. */
   attachments(): Attachment[]
   /** Re-reads every attachment in parallel before a turn. Reads not done by
    * refreshDeadlineMs are cancelled and their attachments marked stale (the
-   * old copy is kept; a `stale` event fires). Resolves when all are settled. */
+   * old copy is kept; a `stale` event fires) unless a newer copy was applied
+   * meanwhile; it never replaces a copy with an older one. Resolves when all
+   * are settled. An unchanged document fires no event. */
   refresh(options?: CallOptions): Promise<void>
 
   /** Calls a tool and filters its result against the context: embedded
@@ -158,8 +165,8 @@ export interface Host extends EventTarget {
   /** Dedupe figures of this host's session. */
   figures(): Figures
 
-  /** Ends the session and stops reconnecting; later calls reject with kind
-   * "unavailable". Idempotent. */
+  /** Ends the session and stops reconnecting; pending calls reject with kind
+   * "cancelled", later calls with kind "unavailable". Idempotent. */
   close(): Promise<void>
 
   addEventListener<K extends keyof HostEventMap>(type: K,
@@ -174,12 +181,18 @@ export interface Host extends EventTarget {
 
 /** Events of a {@link Host}, all CustomEvents. */
 export interface HostEventMap {
-  /** An attached document changed on the server and was re-read; parts are its new parts. */
+  /** An attached document's content changed (part count, or a part's uri,
+   * mimeType, _meta or payload) and the new copy is applied; parts are its new
+   * parts. Never fired by a re-read that found the same content. */
   updated: CustomEvent<{ uri: string; parts: Attachment[] }>
+  /** An attachment that was stale, gone or superseded is current again with
+   * the same content it had (its parts did not change; they are fresh). */
+  fresh: CustomEvent<{ uri: string }>
   /** An attachment could not be re-read in time (or a tool result carried a
    * different copy); its old copy is kept, marked stale. */
   stale: CustomEvent<{ uri: string; reason: string }>
-  /** An attached document no longer exists; its last copy is kept, marked gone. */
+  /** An attached document no longer exists; its last copy is kept, marked
+   * gone. Fires once per disappearance. */
   gone: CustomEvent<{ uri: string }>
   /** A tool result carried a newer copy of this attached part; it is marked superseded. */
   superseded: CustomEvent<{ uri: string }>

@@ -1,0 +1,40 @@
+// Package host is the engine behind mcphost's JavaScript API: one connection
+// to one MCP server, the picker index fed by background listing, the set of
+// attachments kept fresh (watching, coalesced re-reads, refresh before a
+// turn, reconnection) and the dedupe filter for tool results. The wasm
+// package only converts values to and from JavaScript; everything a user can
+// observe is decided here and tested natively.
+//
+// # Freshness
+//
+// Each attached URI is an explicit state machine (freshness.go):
+//
+//   - Attach registers the URI before any I/O, asks the session to watch it
+//     (resources/subscribe) and reads it only once the session has answered,
+//     so no change made after the returned snapshot goes unnoticed. A
+//     pending attach is not in Attachments; Detach cancels it.
+//   - Reads of one URI run one at a time; each takes a ticket when it starts
+//     and the applied copy is always that of the newest successful read.
+//     Updates that arrive during a read coalesce into one more read, and the
+//     worker keeps going while they keep coming: a sustained stream shows
+//     progress and ends on the server's last version.
+//   - Refresh never regresses: it demands a read that starts after the call,
+//     and marks an attachment stale only when nothing newer was applied
+//     before its deadline. Reads it alone asked for are cancelled on the
+//     wire at the deadline.
+//   - A tool result that links to an attached document, or embeds a
+//     different copy of it, is confirmed by a re-read before it is filtered.
+//   - Subscriptions belong to a session: after a reconnect every entry is
+//     watched again on the new session (one Watch call) and re-read once the
+//     watch is answered.
+//
+// # Events
+//
+// updated fires only when content changed (part count, or a part's uri,
+// mimeType, _meta or payload); fresh when a stale, gone or superseded
+// attachment is current again with the same content; stale when a fresh
+// attachment's re-read failed or missed its deadline; gone once per
+// disappearance; superseded when a tool result replaced a part. Events of
+// one host are delivered one at a time, in the order of the state changes
+// they report.
+package host

@@ -1,0 +1,104 @@
+package host
+
+import (
+	"sync"
+
+	"github.com/mcphost/mcphost/attach"
+)
+
+// Event types, as the JavaScript API names them. docs/embedding.md states
+// when each fires and when it does not.
+const (
+	// EventUpdated: an attached document's content changed (part count, or a
+	// part's uri, mimeType, _meta or payload) and the new copy is applied.
+	EventUpdated = "updated"
+	// EventFresh: an attachment that was stale, gone or superseded is
+	// current again, with the same content it had (no new parts).
+	EventFresh = "fresh"
+	// EventStale: a re-read failed or missed its deadline; the copy is kept.
+	EventStale = "stale"
+	// EventGone: the server said an attached document does not exist. It
+	// fires once per disappearance.
+	EventGone = "gone"
+	// EventSuperseded: a tool result carried a different copy of an
+	// attached part, which replaced it in the context.
+	EventSuperseded   = "superseded"
+	EventListChanged  = "listchanged"
+	EventListProgress = "listprogress"
+	EventDisconnected = "disconnected"
+	EventReconnected  = "reconnected"
+)
+
+// An Event is one notification to the embedding page. Which fields are set
+// depends on Type: updated {URI, Parts}, fresh {URI}, stale {URI, Reason},
+// gone {URI}, superseded {URI}, listchanged {}, listprogress {Resources,
+// Templates, Done, Truncated, Errors}, disconnected {Reason}, reconnected {}.
+type Event struct {
+	Type      string
+	URI       string
+	Parts     []attach.Attachment
+	Reason    string
+	Resources int
+	Templates int
+	Done      bool
+	Truncated bool
+	Errors    []string
+}
+
+// eventQueue delivers events to Options.OnEvent one at a time, in the order
+// they were pushed, on a goroutine of its own (so the engine never runs page
+// code while it holds a lock). After close it delivers what was queued and
+// its goroutine ends.
+type eventQueue struct {
+	fn     func(Event)
+	mu     sync.Mutex
+	cond   *sync.Cond
+	items  []Event
+	closed bool
+}
+
+func newEventQueue(fn func(Event)) *eventQueue {
+	q := &eventQueue{fn: fn}
+	q.cond = sync.NewCond(&q.mu)
+	if fn != nil {
+		go q.run()
+	}
+	return q
+}
+
+func (q *eventQueue) push(ev Event) {
+	if q.fn == nil {
+		return
+	}
+	q.mu.Lock()
+	if !q.closed {
+		q.items = append(q.items, ev)
+		q.cond.Signal()
+	}
+	q.mu.Unlock()
+}
+
+func (q *eventQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.cond.Signal()
+	q.mu.Unlock()
+}
+
+func (q *eventQueue) run() {
+	for {
+		q.mu.Lock()
+		for len(q.items) == 0 && !q.closed {
+			q.cond.Wait()
+		}
+		if len(q.items) == 0 {
+			q.mu.Unlock()
+			return
+		}
+		ev := q.items[0]
+		q.items[0] = Event{}
+		q.items = q.items[1:]
+		q.mu.Unlock()
+		q.fn(ev)
+	}
+}

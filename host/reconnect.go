@@ -1,0 +1,100 @@
+package host
+
+import (
+	"context"
+	"time"
+)
+
+// watch follows session generation gen until it ends, then reconnects with
+// capped exponential backoff. The backoff starts again from BackoffMin only
+// after a connection stayed up for HealthyAfter, so a peer that fails right
+// after each handshake cannot cause a tight loop.
+func (h *Host) watch(s session, gen uint64) {
+	select {
+	case <-s.Done():
+	case <-h.ctx.Done():
+		return
+	}
+	h.mu.Lock()
+	if h.closed || gen != h.gen {
+		h.mu.Unlock()
+		return
+	}
+	if time.Since(h.since) >= h.o.HealthyAfter {
+		h.backoff = h.o.BackoffMin
+	}
+	reason := "connection lost"
+	if err := s.Err(); err != nil {
+		reason = err.Error()
+	}
+	h.emit(Event{Type: EventDisconnected, Reason: reason})
+	if h.o.NoReconnect {
+		for _, u := range append([]string(nil), h.order...) {
+			if e := h.atts[u]; e.phase == phasePending {
+				h.remove(e, s.Err())
+			}
+		}
+		h.mu.Unlock()
+		return
+	}
+	h.mu.Unlock()
+	for {
+		h.mu.Lock()
+		wait := h.backoff
+		h.backoff = min(h.backoff*2, h.o.BackoffMax)
+		next := h.gen + 1
+		h.mu.Unlock()
+		select {
+		case <-h.ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		ctx, cancel := context.WithTimeout(h.ctx, h.callTimeout())
+		ns, err := h.dial(ctx, sink{h, next})
+		cancel()
+		if err != nil {
+			continue
+		}
+		h.mu.Lock()
+		if h.closed {
+			h.mu.Unlock()
+			ns.Close()
+			return
+		}
+		h.gen, h.sess, h.since = next, ns, time.Now()
+		h.goLocked(func() { h.watch(ns, next) })
+		ds := h.resyncLocked(ns)
+		h.mu.Unlock()
+		// reconnected means re-watched and re-read: wait for those reads
+		// (bounded), then re-list into the picker.
+		rctx, rcancel := context.WithTimeout(h.ctx, h.callTimeout())
+		h.awaitOrStale(rctx, ds, "re-read after reconnect did not finish in time")
+		rcancel()
+		h.relist()
+		h.emit(Event{Type: EventReconnected})
+		return
+	}
+}
+
+// resyncLocked watches every entry on the new session, in one Watch call;
+// each is read again once its watch is answered. h.mu is held.
+func (h *Host) resyncLocked(s session) []demand {
+	uris := make([]string, 0, len(h.order))
+	var ds []demand
+	for _, u := range h.order {
+		e := h.atts[u]
+		e.subscribed, e.verdict = false, true
+		if e.phase == phaseAttached {
+			e.want, e.why = true, "re-read after reconnect"
+			if dl := time.Now().Add(h.callTimeout()); dl.After(e.deadline) {
+				e.deadline = dl
+			}
+			ds = append(ds, demand{e, e.wait(e.ticket + 1), e.applied})
+		}
+		uris = append(uris, u)
+	}
+	if len(uris) > 0 {
+		s.Watch(uris, nil)
+	}
+	return ds
+}
