@@ -18,7 +18,9 @@ import (
 type Watcher interface {
 	// Acked says updates about uri now reach this session: any change made
 	// after this moment is notified. It follows every addition of uri, also
-	// one of a URI already watched.
+	// one of a URI already watched, but only once no later change of uri
+	// is pending: additions coalesce into one Acked, and an Acked never
+	// precedes a removal still to be applied.
 	Acked(uri string)
 	// Refused says uri will not be watched (the server refused it, or does
 	// not support subscriptions: then err has kind [KindUnsupported]).

@@ -41,8 +41,12 @@ func (h *Host) Attach(ctx context.Context, uri string) ([]attach.Attachment, err
 		}
 		// Otherwise a reconnect is under way: it watches every entry.
 	case e.phase == phasePending:
+		h.tr("concurrent attach joins a pending one")
 		w = e.join()
 	default:
+		if e.reading {
+			h.tr("re-attach while a read is in flight")
+		}
 		w = e.wait(h.need(e, "re-attach", h.callTimeout()))
 	}
 	h.mu.Unlock()

@@ -271,6 +271,9 @@ func (h *Host) settle(e *entry, t uint64, s session, why string, timedOut bool, 
 		h.failed(e, t, s, why, timedOut, err)
 		return
 	}
+	if h.traceApplied != nil && len(contents) > 0 {
+		h.traceApplied(e.uri, contents[0].Text, false)
+	}
 	atts, parts := h.toAttachments(e.uri, contents, pe)
 	setState(atts, StateFresh)
 	if e.warn != "" {
@@ -306,6 +309,9 @@ func (h *Host) settle(e *entry, t uint64, s session, why string, timedOut bool, 
 		if e.listed {
 			h.index.AddResources(h.descriptorOf(e.uri)...)
 		}
+	}
+	if e.want {
+		h.tr("read applied while another is demanded (sustained progress)")
 	}
 	e.parts, e.prints, e.applied = atts, prints, t
 	switch {
@@ -352,6 +358,9 @@ func (h *Host) failed(e *entry, t uint64, s session, why string, timedOut bool, 
 			h.ledger.MarkGone(h.url, e.uri)
 			h.index.RemoveResources(e.uri)
 			h.emit(Event{Type: EventGone, URI: e.uri})
+			if h.traceApplied != nil {
+				h.traceApplied(e.uri, nil, true)
+			}
 		}
 		e.settleWaiters(t, err)
 		return
@@ -406,6 +415,11 @@ func (h *Host) updated(gen uint64, uri string) {
 		return // the next session re-reads everything once it watches it
 	}
 	if e := h.findEntry(uri); e != nil {
+		if e.phase == phasePending {
+			h.tr("update during first attach")
+		} else if e.reading {
+			h.tr("update during a read")
+		}
 		h.need(e, "update", h.callTimeout())
 	}
 }
@@ -473,6 +487,9 @@ func (h *Host) Refresh(ctx context.Context) error {
 			continue
 		}
 		a := e.applied
+		if e.reading {
+			h.tr("refresh while a read is in flight")
+		}
 		ws = append(ws, demand{e, e.wait(h.need(e, "refresh", within)), a})
 	}
 	h.mu.Unlock()
@@ -505,6 +522,8 @@ func (h *Host) awaitOrStale(ctx context.Context, ds []demand, reason string) {
 			d.e.unwait(d.w)
 			if d.e.phase == phaseAttached && d.e.applied == d.applied0 {
 				h.markStale(d.e, reason)
+			} else if d.e.phase == phaseAttached {
+				h.tr("deadline passed after a newer copy was applied (no stale)")
 			}
 		}
 		h.mu.Unlock()

@@ -98,6 +98,20 @@ type Host struct {
 	events *eventQueue
 
 	lst listing
+
+	// trace, when set (tests only), is told each time a race window the
+	// engine must handle opens; called with h.mu held or not.
+	trace func(window string)
+	// traceApplied, when set (tests only), sees every applied copy (the
+	// first part's text) and, with gone set, every gone event as it is
+	// emitted. Called with h.mu held.
+	traceApplied func(uri string, text *string, gone bool)
+}
+
+func (h *Host) tr(window string) {
+	if h.trace != nil {
+		h.trace(window)
+	}
 }
 
 // Connect dials url, initializes, and starts listing resources and templates

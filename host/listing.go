@@ -67,6 +67,7 @@ func (h *Host) startListing() {
 func (h *Host) relist() {
 	h.lst.mu.Lock()
 	if h.lst.running {
+		h.tr("list_changed coalesced")
 		h.lst.queued = true
 		h.lst.mu.Unlock()
 		return
@@ -143,6 +144,7 @@ func (h *Host) afterRelist() {
 		}
 		switch {
 		case e.gone && listed[u]:
+			h.tr("gone document listed again")
 			e.listed = true
 			h.need(e, "re-read of a document listed again", h.callTimeout())
 		case !e.gone && e.listed && !listed[u]:

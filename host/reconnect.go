@@ -83,6 +83,9 @@ func (h *Host) resyncLocked(s session) []demand {
 	var ds []demand
 	for _, u := range h.order {
 		e := h.atts[u]
+		if e.phase == phasePending {
+			h.tr("reconnect during attach")
+		}
 		e.subscribed, e.verdict = false, true
 		if e.phase == phaseAttached {
 			e.want, e.why = true, "re-read after reconnect"

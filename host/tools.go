@@ -1,8 +1,10 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/mcphost/mcphost/attach"
 	"github.com/mcphost/mcphost/bridge"
@@ -87,11 +89,22 @@ func (h *Host) confirmLocked(raw json.RawMessage) []demand {
 		return nil
 	}
 	var ds []demand
-	for _, u := range h.ledger.Confirmations(h.url, raw) {
+	uris := h.ledger.Confirmations(h.url, raw)
+	for _, u := range h.order {
+		// A document still being attached may have been read before the
+		// tool changed it: it is read once more after its first read.
+		if e := h.atts[u]; e.phase == phasePending && !slices.Contains(uris, u) {
+			if q, _ := json.Marshal(u); bytes.Contains(raw, q) {
+				uris = append(uris, u)
+			}
+		}
+	}
+	for _, u := range uris {
 		e := h.atts[u]
-		if e == nil || e.phase != phaseAttached {
+		if e == nil || e.phase == phaseRemoved {
 			continue
 		}
+		h.tr("tool result names an attached document")
 		ds = append(ds, demand{e, e.wait(h.need(e, "confirming read for a tool result", h.o.RefreshDeadline)), e.applied})
 	}
 	return ds
