@@ -20,7 +20,7 @@ wasm:
 
 ## demo: run mcphost on the sample documents and print the URL
 demo: build
-	./bin/mcphost -addr $(ADDR) -docs testdata/docs
+	./bin/mcphost -addr $(ADDR) -docs cmd/mcphost/internal/sampledocs
 
 ## test: everything — format, vet (native and js/wasm), the wasm dependency rule,
 ## a js/wasm build of every package, unit + integration + browser tests, size budget, short fuzzing

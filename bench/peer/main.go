@@ -57,7 +57,7 @@ const (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address (loopback)")
 	root := flag.String("root", ".", "repository root (serves ROOT/bench and ROOT/web)")
-	doc := flag.String("doc", "testdata/docs/payments/reference/api-changelog.md", "Markdown source, cut to ~1 MB at a line end (relative to -root)")
+	doc := flag.String("doc", "cmd/mcphost/internal/sampledocs/payments/reference/api-changelog.md", "Markdown source, cut to ~1 MB at a line end (relative to -root)")
 	flag.Parse()
 
 	host, _, err := net.SplitHostPort(*addr)

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/mcphost/mcphost/bridge"
-	"github.com/mcphost/mcphost/testdata/docs"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/sampledocs"
 )
 
 func TestParseTokenFile(t *testing.T) {
@@ -82,9 +82,9 @@ func TestAuthorizationRandomized(t *testing.T) {
 	// Every existing document of the sample corpus, by team.
 	type docRef struct{ uri, team, name, kind, title string }
 	var all []docRef
-	fs.WalkDir(docs.FS, ".", func(p string, d fs.DirEntry, _ error) error {
+	fs.WalkDir(sampledocs.FS, ".", func(p string, d fs.DirEntry, _ error) error {
 		if parts := strings.Split(p, "/"); !d.IsDir() && len(parts) == 3 {
-			data, _ := docs.FS.ReadFile(p)
+			data, _ := sampledocs.FS.ReadFile(p)
 			title := ""
 			if strings.HasSuffix(p, ".md") {
 				title, _ = markdownSummary(data)

@@ -7,14 +7,13 @@ import (
 	"bytes"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/mcphost/mcphost/cmd/mcphost/internal/gendocs/gen"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/sampledocs"
 )
 
 func TestParseDocURI(t *testing.T) {
@@ -165,14 +164,13 @@ func TestCorpusRescan(t *testing.T) {
 // `go run ./cmd/mcphost/internal/gendocs` after changing the generator).
 func TestGeneratedDocsAreCurrent(t *testing.T) {
 	t.Parallel()
-	root := filepath.Join("..", "..", "testdata", "docs")
 	for path, want := range map[string][]byte{
 		gen.ChangelogPath:    gen.Changelog(),
 		gen.ArchitecturePath: gen.ArchitecturePNG(),
 		gen.ScreenshotPath:   gen.ScreenshotJPEG(960, 600),
 		gen.DisguisedPath:    gen.ScreenshotJPEG(640, 400),
 	} {
-		got, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
+		got, err := sampledocs.FS.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +181,7 @@ func TestGeneratedDocsAreCurrent(t *testing.T) {
 	if n := len(gen.Changelog()); n <= 1<<20 {
 		t.Errorf("changelog is %d bytes, want > 1 MiB", n)
 	}
-	hostile, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(gen.HostilePath)))
+	hostile, err := sampledocs.FS.ReadFile(gen.HostilePath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/bridge"
-	"github.com/mcphost/mcphost/testdata/docs"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/sampledocs"
 )
 
 // TestSampleCorpus walks the embedded sample documents through every door
@@ -74,7 +74,7 @@ func TestSampleCorpus(t *testing.T) {
 			t.Errorf("read %s: parts %+v", r.URI, parts)
 			continue
 		}
-		want, err := docs.FS.ReadFile(strings.TrimPrefix(r.URI, "docs://team/"))
+		want, err := sampledocs.FS.ReadFile(strings.TrimPrefix(r.URI, "docs://team/"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,7 +38,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/bridge"
-	"github.com/mcphost/mcphost/testdata/docs"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/sampledocs"
 	"github.com/mcphost/mcphost/web"
 )
 
@@ -324,7 +324,7 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 		fsys, watch = root.FS(), true
 		log.Info("mcphost: documents server", "dir", cfg.docsDir)
 	} else {
-		fsys = docs.FS
+		fsys = sampledocs.FS
 		if exe, err := os.Executable(); err == nil {
 			if fi, err := os.Stat(exe); err == nil {
 				fixedMod = fi.ModTime()
