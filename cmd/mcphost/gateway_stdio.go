@@ -14,8 +14,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -292,3 +294,13 @@ func ignoreFull(err error) error {
 
 // Close closes nothing: the child's pipes are closed by child.stop.
 func (f *lineFilter) Close() error { return nil }
+
+// truncateRunes cuts s to n runes, the last one an ellipsis (log lines and
+// error messages quoting the child's output).
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}

@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/bridge"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/docserver"
 	"github.com/mcphost/mcphost/cmd/mcphost/internal/sampledocs"
 	"github.com/mcphost/mcphost/web"
 )
@@ -211,18 +212,18 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 		MaxConns:       cfg.maxConns,
 		Logger:         log,
 	}
-	var ps *principals
+	var ps *docserver.Principals
 	if cfg.tokenFile != "" {
 		f, err := os.Open(cfg.tokenFile)
 		if err != nil {
 			return fmt.Errorf("-token-file: %w", err)
 		}
-		ps, err = parseTokenFile(f, cfg.stdio == "" && cfg.upstream == "")
+		ps, err = docserver.ParseTokenFile(f, cfg.stdio == "" && cfg.upstream == "")
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("-token-file %s: %w", cfg.tokenFile, err)
 		}
-		opts.Authenticate = ps.authenticate
+		opts.Authenticate = ps.Authenticate
 	}
 
 	// Sessions are hijacked connections, which http.Server.Shutdown does not
@@ -233,7 +234,7 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 	endpoint := bridge.Endpoint(opts, func(_ context.Context, c *bridge.Conn) {
 		sessions.Add(1)
 		defer sessions.Done()
-		serve(sessCtx, c, ps.lookup(c.Principal()))
+		serve(sessCtx, c, ps.Lookup(c.Principal()))
 	})
 
 	mux := http.NewServeMux()
@@ -286,7 +287,7 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 }
 
 // mcpServe returns the per-connection function of the chosen source.
-func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context.Context, *bridge.Conn, *principal), func(), error) {
+func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context.Context, *bridge.Conn, *docserver.Principal), func(), error) {
 	switch {
 	case cfg.stdio != "":
 		argv, err := splitCommand(cfg.stdio)
@@ -295,7 +296,7 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 		}
 		g := &stdioGateway{argv: argv, readLimit: int64(cfg.readLimit), grace: cfg.killGrace, log: log}
 		log.Info("mcphost: gateway to a stdio server", "argv", argv)
-		return func(ctx context.Context, c *bridge.Conn, _ *principal) { g.serve(ctx, c) }, func() {}, nil
+		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.serve(ctx, c) }, func() {}, nil
 	case cfg.upstream != "":
 		h := http.Header{}
 		for _, kv := range cfg.headers {
@@ -309,7 +310,7 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 		g := &httpGateway{url: cfg.upstream, headers: h, readLimit: int64(cfg.readLimit),
 			base: http.DefaultTransport, retry: cfg.sseRetry, log: log}
 		log.Info("mcphost: gateway to a Streamable HTTP server", "url", cfg.upstream)
-		return func(ctx context.Context, c *bridge.Conn, _ *principal) { g.serve(ctx, c) }, func() {}, nil
+		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.serve(ctx, c) }, func() {}, nil
 	}
 	var (
 		fsys     fs.FS
@@ -332,23 +333,21 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 		}
 		log.Info("mcphost: documents server over the embedded sample documents")
 	}
-	c, err := newCorpus(fsys, fixedMod, log)
+	var blind []string
+	for n := range strings.SplitSeq(cfg.resourceBlind, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			blind = append(blind, n)
+		}
+	}
+	s, err := docserver.New(docserver.Config{FS: fsys, ModTime: fixedMod, PageSize: cfg.pageSize, ResourceBlind: blind,
+		Version: version, Log: log})
 	if err != nil {
 		return nil, nil, err
 	}
-	n := len(c.current().list)
-	log.Info("mcphost: documents indexed", "count", n)
+	log.Info("mcphost: documents indexed", "count", s.Len())
 	wctx, cancel := context.WithCancel(ctx)
 	if watch {
-		go c.watch(wctx, cfg.pollInterval)
+		go s.Watch(wctx, cfg.pollInterval)
 	}
-	blind := map[string]bool{}
-	for n := range strings.SplitSeq(cfg.resourceBlind, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			blind[n] = true
-		}
-	}
-	s := &docsServer{corpus: c, resolver: &resolver{corpus: c, log: log}, pageSize: cfg.pageSize, blind: blind,
-		log: log, sdkLog: quietLogger(log)}
-	return s.serve, cancel, nil
+	return s.Serve, cancel, nil
 }
