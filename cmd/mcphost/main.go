@@ -39,6 +39,7 @@ import (
 
 	"github.com/mcphost/mcphost/bridge"
 	"github.com/mcphost/mcphost/cmd/mcphost/internal/docserver"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/gateway"
 	"github.com/mcphost/mcphost/cmd/mcphost/internal/sampledocs"
 	"github.com/mcphost/mcphost/web"
 )
@@ -176,7 +177,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 }
 
 func main() {
-	if code, ok := supervisorMode(); ok {
+	if code, ok := gateway.SupervisorMode(); ok {
 		os.Exit(code)
 	}
 	cfg, err := parseFlags(os.Args[1:], os.Stderr)
@@ -290,13 +291,13 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context.Context, *bridge.Conn, *docserver.Principal), func(), error) {
 	switch {
 	case cfg.stdio != "":
-		argv, err := splitCommand(cfg.stdio)
+		argv, err := gateway.SplitCommand(cfg.stdio)
 		if err != nil {
 			return nil, nil, fmt.Errorf("-stdio: %w", err)
 		}
-		g := &stdioGateway{argv: argv, readLimit: int64(cfg.readLimit), grace: cfg.killGrace, log: log}
+		g := &gateway.Stdio{Argv: argv, ReadLimit: int64(cfg.readLimit), Grace: cfg.killGrace, Log: log}
 		log.Info("mcphost: gateway to a stdio server", "argv", argv)
-		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.serve(ctx, c) }, func() {}, nil
+		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.Serve(ctx, c) }, func() {}, nil
 	case cfg.upstream != "":
 		h := http.Header{}
 		for _, kv := range cfg.headers {
@@ -307,10 +308,10 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 			}
 			h.Add(k, strings.TrimSpace(v))
 		}
-		g := &httpGateway{url: cfg.upstream, headers: h, readLimit: int64(cfg.readLimit),
-			base: http.DefaultTransport, retry: cfg.sseRetry, log: log}
+		g := &gateway.HTTP{URL: cfg.upstream, Header: h, ReadLimit: int64(cfg.readLimit),
+			Transport: http.DefaultTransport, Retry: cfg.sseRetry, Log: log}
 		log.Info("mcphost: gateway to a Streamable HTTP server", "url", cfg.upstream)
-		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.serve(ctx, c) }, func() {}, nil
+		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.Serve(ctx, c) }, func() {}, nil
 	}
 	var (
 		fsys     fs.FS

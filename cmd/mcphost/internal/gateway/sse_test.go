@@ -1,25 +1,12 @@
 //go:build !js
 
-package main
+package gateway
 
 import (
-	"bufio"
-	"bytes"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mcphost/mcphost/bridge"
 )
-
-func dataOf(err error) string {
-	if e, ok := bridge.AsError(err); ok {
-		return string(e.Data)
-	}
-	return ""
-}
 
 func TestReadSSE(t *testing.T) {
 	t.Parallel()
@@ -73,32 +60,4 @@ func FuzzReadSSE(f *testing.F) {
 			return nil
 		})
 	})
-}
-
-// TestLineFilter checks that non-JSON lines and lines over the limit are
-// dropped and logged while the good lines around them pass intact.
-func TestLineFilter(t *testing.T) {
-	t.Parallel()
-	var logs bytes.Buffer
-	in := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n" +
-		"Server running on stdio\n" +
-		"\n" +
-		`{"jsonrpc":"2.0","method":"x","params":{"big":"` + strings.Repeat("y", 300) + `"}}` + "\n" +
-		`  {"jsonrpc":"2.0","id":2,"result":{}}  ` + "\r\n" +
-		`{"truncated":` + "\n" +
-		`{"jsonrpc":"2.0","id":3,"result":{}}`
-	f := &lineFilter{r: bufio.NewReaderSize(strings.NewReader(in), 16), limit: 200, log: slog.New(slog.NewTextHandler(&logs, nil))}
-	out, err := io.ReadAll(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":2,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":3,"result":{}}` + "\n"
-	if string(out) != want {
-		t.Fatalf("filtered output:\n%s\nwant:\n%s", out, want)
-	}
-	for _, w := range []string{"not JSON", "over -read-limit"} {
-		if !strings.Contains(logs.String(), w) {
-			t.Errorf("log lacks %q: %s", w, logs.String())
-		}
-	}
 }
