@@ -17,7 +17,7 @@
 // cross-origin isolation headers (so performance.now() has 5 µs resolution
 // instead of 100 µs).
 //
-// Usage: go run ./bench/peer [-addr 127.0.0.1:0] [-root .]
+// Usage, from bench/ (a module of its own): go run ./peer [-addr 127.0.0.1:0] -root ..
 // It prints "bench peer: http://127.0.0.1:PORT/" once it listens.
 package main
 
