@@ -26,7 +26,7 @@ import (
 )
 
 // A Stdio gateway spawns a command once per WebSocket connection and relays
-// between the two over the child's stdin and stdout (newline-delimited
+// between the connection and the child's stdin and stdout (newline-delimited
 // JSON). Its fields must not change once it serves.
 type Stdio struct {
 	Argv      []string      // the command, run directly (see [SplitCommand])
@@ -36,8 +36,9 @@ type Stdio struct {
 }
 
 // Serve runs one connection: start the child, pump, then stop the child's
-// whole process group. A child that cannot be started, or has died, gets
-// the browser's pending requests answered with why.
+// whole process group. When the child cannot be started or ends, the
+// browser's waiting requests are answered with why (for an exit, its status
+// and last stderr line).
 func (g *Stdio) Serve(ctx context.Context, c *bridge.Conn) {
 	ch, err := startChild(g.Argv, g.Grace, g.Log)
 	if err != nil {
