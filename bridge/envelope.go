@@ -205,14 +205,3 @@ func hasEscape(k []byte) bool {
 	}
 	return false
 }
-
-// DecodeFrameForBench decodes a resources/read response frame the way the
-// client does (envelope scan, then the contents fast path). It exists for
-// benchmarks of the read pipeline in other packages.
-func DecodeFrameForBench(frame []byte) ([]ResourceContents, error) {
-	env, err := parseEnvelope(frame)
-	if err != nil {
-		return nil, err
-	}
-	return DecodeReadResult("", env.result)
-}

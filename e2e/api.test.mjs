@@ -2,8 +2,9 @@
 // Chromium against the real mcphost documents server on loopback. The test
 // page (web/test/api.html) is served by mcphost itself, so it runs under the
 // product's Content-Security-Policy, and imports the module unbundled. The
-// documents are a temporary copy of testdata/docs that tests edit to see
-// updated, gone and listchanged. Every API method and event is exercised.
+// documents are a temporary copy of cmd/mcphost/internal/sampledocs that
+// tests edit to see updated, gone and listchanged. Every API method and event
+// is exercised.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
@@ -21,7 +22,7 @@ let docs, srv, browser
 
 before(async () => {
   docs = mkdtempSync(path.join(tmpdir(), 'mcphost-api-docs-'))
-  cpSync(path.join(root, 'testdata', 'docs'), docs, { recursive: true })
+  cpSync(path.join(root, 'cmd', 'mcphost', 'internal', 'sampledocs'), docs, { recursive: true })
   // A title with characters outside the BMP before the match: highlight
   // ranges must be UTF-16 offsets to slice it right.
   writeFileSync(path.join(docs, 'platform', 'onboarding', 'unicode-guide.md'),

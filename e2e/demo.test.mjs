@@ -13,7 +13,7 @@ import { tmpdir } from "node:os"
 import path from "node:path"
 import { launchBrowser, root, startMcphost } from "./harness.mjs"
 
-const docsDir = path.join(root, "testdata", "docs")
+const docsDir = path.join(root, "cmd", "mcphost", "internal", "sampledocs")
 const xssDir = path.join(root, "testdata", "xss")
 const axeSource = readFileSync(path.join(root, "e2e", "node_modules", "axe-core", "axe.min.js"), "utf8")
 

@@ -42,7 +42,7 @@ before(async () => {
   })
   await new Promise(r => server.listen(0, '127.0.0.1', r))
   origin = `http://127.0.0.1:${server.address().port}`
-  srv = await startMcphost(['-docs', path.join(root, 'testdata', 'docs'), '-origin', origin])
+  srv = await startMcphost(['-docs', path.join(root, 'cmd', 'mcphost', 'internal', 'sampledocs'), '-origin', origin])
   browser = await launchBrowser()
 })
 
@@ -69,7 +69,7 @@ test('a Vite build of a one-page consumer carries the wasm along and works again
     assert.equal(r.serverInfo, 'mcphost-docs')
     assert.ok(r.resources > 10)
     assert.equal(r.mention, 3)
-    const size = readFileSync(path.join(root, 'testdata', 'docs', 'support', 'media', 'queue-dashboard.png')).length
+    const size = readFileSync(path.join(root, 'cmd', 'mcphost', 'internal', 'sampledocs', 'support', 'media', 'queue-dashboard.png')).length
     // The fixture is named .png but holds JPEG bytes: the sniffed type wins.
     assert.deepEqual(r.part, { kind: 'binary', mimeType: 'image/jpeg', bytes: size, text: 0 })
     assert.deepEqual(r.notFound, { isMCPError: true, kind: 'not_found' })

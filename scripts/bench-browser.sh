@@ -15,5 +15,5 @@ done
 ln -sfn ../e2e/node_modules bench/node_modules
 (cd bench && node ../e2e/node_modules/vite/bin/vite.js build)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/bench-peer" ./bench/peer
+(cd bench && go build -o "$tmp/bench-peer" ./peer) # bench/ is a module of its own
 node bench/run.mjs --peer "$tmp/bench-peer" "$@"

@@ -17,7 +17,7 @@
 // cross-origin isolation headers (so performance.now() has 5 µs resolution
 // instead of 100 µs).
 //
-// Usage: go run ./bench/peer [-addr 127.0.0.1:0] [-root .]
+// Usage, from bench/ (a module of its own): go run ./peer [-addr 127.0.0.1:0] -root ..
 // It prints "bench peer: http://127.0.0.1:PORT/" once it listens.
 package main
 
@@ -57,7 +57,7 @@ const (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address (loopback)")
 	root := flag.String("root", ".", "repository root (serves ROOT/bench and ROOT/web)")
-	doc := flag.String("doc", "testdata/docs/payments/reference/api-changelog.md", "Markdown source, cut to ~1 MB at a line end (relative to -root)")
+	doc := flag.String("doc", "cmd/mcphost/internal/sampledocs/payments/reference/api-changelog.md", "Markdown source, cut to ~1 MB at a line end (relative to -root)")
 	flag.Parse()
 
 	host, _, err := net.SplitHostPort(*addr)

@@ -4,7 +4,7 @@
 // and the data section (read-only data, type and pclntab tables) is shown as
 // one line. scripts/size.sh prints its top lines.
 //
-// Usage: go run ./bench/wasmsize [-top N] [-deps FILE] FILE.wasm
+// Usage, from bench/ (a module of its own): go run ./wasmsize [-top N] [-deps FILE] FILE.wasm
 package main
 
 import (

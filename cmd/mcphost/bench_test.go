@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/mcptest"
 )
 
 // BenchmarkPing measures one ping round trip from the product's client:
@@ -18,7 +20,7 @@ import (
 func BenchmarkPing(b *testing.B) {
 	run := func(b *testing.B, args ...string) {
 		host, _ := startServer(b, testConfig(b, args...))
-		s := dial(b, host, nil)
+		s := mcptest.Dial(b, host, nil)
 		ctx := context.Background()
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -30,7 +32,7 @@ func BenchmarkPing(b *testing.B) {
 	}
 	b.Run("docs", func(b *testing.B) { run(b) })
 	b.Run("stdio-gateway", func(b *testing.B) {
-		run(b, "-stdio", "node "+npmPeer(b, "server-everything")+" stdio")
+		run(b, "-stdio", "node "+mcptest.NPMPeer(b, "server-everything")+" stdio")
 	})
 	b.Run("http-gateway", func(b *testing.B) {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
@@ -38,20 +40,4 @@ func BenchmarkPing(b *testing.B) {
 		b.Cleanup(up.Close)
 		run(b, "-upstream", up.URL)
 	})
-}
-
-// BenchmarkReadDocument reads the sample corpus's 1.3 MB changelog through
-// the documents server (resolver, go-sdk encoding, WebSocket, client decode).
-func BenchmarkReadDocument(b *testing.B) {
-	host, _ := startServer(b, testConfig(b))
-	s := dial(b, host, nil)
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		parts, err := s.ReadResource(ctx, "docs://team/payments/reference/api-changelog.md")
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.SetBytes(int64(len(*parts[0].Text)))
-	}
 }

@@ -21,8 +21,9 @@ import (
 	"github.com/mcphost/mcphost/bridge"
 )
 
-// buildStdioServer builds bench/stdioserver (a small go-sdk stdio MCP server)
-// into a temporary directory and returns the binary's path.
+// buildStdioServer builds the test fixture internal/stdioserver (a small
+// go-sdk stdio MCP server) into a temporary directory and returns the
+// binary's path.
 func buildStdioServer(tb testing.TB) string {
 	tb.Helper()
 	goBin, err := exec.LookPath("go")
@@ -30,9 +31,9 @@ func buildStdioServer(tb testing.TB) string {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
 	out := filepath.Join(tb.TempDir(), "stdioserver")
-	cmd := exec.Command(goBin, "build", "-o", out, "github.com/mcphost/mcphost/bench/stdioserver")
+	cmd := exec.Command(goBin, "build", "-o", out, "github.com/mcphost/mcphost/cmd/mcphost/internal/stdioserver")
 	if b, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("go build bench/stdioserver: %v\n%s", err, b)
+		tb.Fatalf("go build internal/stdioserver: %v\n%s", err, b)
 	}
 	return out
 }

@@ -38,7 +38,9 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/bridge"
-	"github.com/mcphost/mcphost/testdata/docs"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/docserver"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/gateway"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/sampledocs"
 	"github.com/mcphost/mcphost/web"
 )
 
@@ -175,7 +177,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 }
 
 func main() {
-	if code, ok := supervisorMode(); ok {
+	if code, ok := gateway.SupervisorMode(); ok {
 		os.Exit(code)
 	}
 	cfg, err := parseFlags(os.Args[1:], os.Stderr)
@@ -211,18 +213,18 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 		MaxConns:       cfg.maxConns,
 		Logger:         log,
 	}
-	var ps *principals
+	var ps *docserver.Principals
 	if cfg.tokenFile != "" {
 		f, err := os.Open(cfg.tokenFile)
 		if err != nil {
 			return fmt.Errorf("-token-file: %w", err)
 		}
-		ps, err = parseTokenFile(f, cfg.stdio == "" && cfg.upstream == "")
+		ps, err = docserver.ParseTokenFile(f, cfg.stdio == "" && cfg.upstream == "")
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("-token-file %s: %w", cfg.tokenFile, err)
 		}
-		opts.Authenticate = ps.authenticate
+		opts.Authenticate = ps.Authenticate
 	}
 
 	// Sessions are hijacked connections, which http.Server.Shutdown does not
@@ -233,7 +235,7 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 	endpoint := bridge.Endpoint(opts, func(_ context.Context, c *bridge.Conn) {
 		sessions.Add(1)
 		defer sessions.Done()
-		serve(sessCtx, c, ps.lookup(c.Principal()))
+		serve(sessCtx, c, ps.Lookup(c.Principal()))
 	})
 
 	mux := http.NewServeMux()
@@ -286,16 +288,16 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 }
 
 // mcpServe returns the per-connection function of the chosen source.
-func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context.Context, *bridge.Conn, *principal), func(), error) {
+func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context.Context, *bridge.Conn, *docserver.Principal), func(), error) {
 	switch {
 	case cfg.stdio != "":
-		argv, err := splitCommand(cfg.stdio)
+		argv, err := gateway.SplitCommand(cfg.stdio)
 		if err != nil {
 			return nil, nil, fmt.Errorf("-stdio: %w", err)
 		}
-		g := &stdioGateway{argv: argv, readLimit: int64(cfg.readLimit), grace: cfg.killGrace, log: log}
+		g := &gateway.Stdio{Argv: argv, ReadLimit: int64(cfg.readLimit), Grace: cfg.killGrace, Log: log}
 		log.Info("mcphost: gateway to a stdio server", "argv", argv)
-		return func(ctx context.Context, c *bridge.Conn, _ *principal) { g.serve(ctx, c) }, func() {}, nil
+		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.Serve(ctx, c) }, func() {}, nil
 	case cfg.upstream != "":
 		h := http.Header{}
 		for _, kv := range cfg.headers {
@@ -306,10 +308,10 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 			}
 			h.Add(k, strings.TrimSpace(v))
 		}
-		g := &httpGateway{url: cfg.upstream, headers: h, readLimit: int64(cfg.readLimit),
-			base: http.DefaultTransport, retry: cfg.sseRetry, log: log}
+		g := &gateway.HTTP{URL: cfg.upstream, Header: h, ReadLimit: int64(cfg.readLimit),
+			Transport: http.DefaultTransport, Retry: cfg.sseRetry, Log: log}
 		log.Info("mcphost: gateway to a Streamable HTTP server", "url", cfg.upstream)
-		return func(ctx context.Context, c *bridge.Conn, _ *principal) { g.serve(ctx, c) }, func() {}, nil
+		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.Serve(ctx, c) }, func() {}, nil
 	}
 	var (
 		fsys     fs.FS
@@ -324,7 +326,7 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 		fsys, watch = root.FS(), true
 		log.Info("mcphost: documents server", "dir", cfg.docsDir)
 	} else {
-		fsys = docs.FS
+		fsys = sampledocs.FS
 		if exe, err := os.Executable(); err == nil {
 			if fi, err := os.Stat(exe); err == nil {
 				fixedMod = fi.ModTime()
@@ -332,23 +334,21 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 		}
 		log.Info("mcphost: documents server over the embedded sample documents")
 	}
-	c, err := newCorpus(fsys, fixedMod, log)
+	var blind []string
+	for n := range strings.SplitSeq(cfg.resourceBlind, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			blind = append(blind, n)
+		}
+	}
+	s, err := docserver.New(docserver.Config{FS: fsys, ModTime: fixedMod, PageSize: cfg.pageSize, ResourceBlind: blind,
+		Version: version, Log: log})
 	if err != nil {
 		return nil, nil, err
 	}
-	n := len(c.current().list)
-	log.Info("mcphost: documents indexed", "count", n)
+	log.Info("mcphost: documents indexed", "count", s.Len())
 	wctx, cancel := context.WithCancel(ctx)
 	if watch {
-		go c.watch(wctx, cfg.pollInterval)
+		go s.Watch(wctx, cfg.pollInterval)
 	}
-	blind := map[string]bool{}
-	for n := range strings.SplitSeq(cfg.resourceBlind, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			blind[n] = true
-		}
-	}
-	s := &docsServer{corpus: c, resolver: &resolver{corpus: c, log: log}, pageSize: cfg.pageSize, blind: blind,
-		log: log, sdkLog: quietLogger(log)}
-	return s.serve, cancel, nil
+	return s.Serve, cancel, nil
 }

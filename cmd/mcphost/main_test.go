@@ -7,20 +7,19 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/mcphost/mcphost/bridge"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/gateway"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/mcptest"
 )
 
 // TestMain lets the test binary act as the stdio supervisor, as the mcphost
 // binary does: the stdio gateway re-executes os.Executable().
 func TestMain(m *testing.M) {
-	if code, ok := supervisorMode(); ok {
+	if code, ok := gateway.SupervisorMode(); ok {
 		os.Exit(code)
 	}
 	os.Exit(m.Run())
@@ -40,30 +39,11 @@ func testConfig(t testing.TB, args ...string) *config {
 	return cfg
 }
 
-// logBuffer collects log output for assertions, safely.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // startServer runs mcphost in-process and returns its host:port and logs.
 // The server is shut down (and checked to return) at cleanup.
-func startServer(t testing.TB, cfg *config) (string, *logBuffer) {
+func startServer(t testing.TB, cfg *config) (string, *mcptest.LogBuffer) {
 	t.Helper()
-	logs := &logBuffer{}
-	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	log, logs := mcptest.Logger()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	errc := make(chan error, 1)
@@ -90,38 +70,6 @@ func startServer(t testing.TB, cfg *config) (string, *logBuffer) {
 		t.Fatal("server did not start within 10 s")
 	}
 	return "", nil
-}
-
-// dial connects the product's client to host's /mcp.
-func dial(t testing.TB, host string, o *bridge.Options) *bridge.Session {
-	t.Helper()
-	if o == nil {
-		o = &bridge.Options{}
-	}
-	if o.Timeout == 0 {
-		o.Timeout = 20 * time.Second // generous: the machine may be loaded
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	s, err := bridge.Dial(ctx, "ws://"+host+"/mcp", o)
-	if err != nil {
-		t.Fatalf("dial %s: %v", host, err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
-// waitFor receives from ch or fails after d.
-func waitFor[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
-	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(d):
-		t.Fatalf("timed out after %v waiting for %s", d, what)
-	}
-	var zero T
-	return zero
 }
 
 func TestParseFlags(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/bridge"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/mcptest"
 )
 
 // procInfo reads state and parent of pid from /proc; ok is false when the
@@ -118,7 +119,7 @@ func startBinary(t *testing.T, bin string, args ...string) (*exec.Cmd, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &logBuffer{}
+	logs := &mcptest.LogBuffer{}
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -149,7 +150,7 @@ func startBinary(t *testing.T, bin string, args ...string) (*exec.Cmd, string) {
 // with a session open, again leaving no descendant.
 func TestNoDescendantSurvives(t *testing.T) {
 	t.Parallel()
-	peer := npmPeer(t, "server-everything")
+	peer := mcptest.NPMPeer(t, "server-everything")
 	bin := filepath.Join(t.TempDir(), "mcphost")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

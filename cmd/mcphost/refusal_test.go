@@ -15,6 +15,7 @@ import (
 	"testing/fstest"
 
 	"github.com/mcphost/mcphost/bridge"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/mcptest"
 )
 
 // upgradeStatus sends a WebSocket upgrade request and returns the status.
@@ -75,8 +76,8 @@ func TestRefusals(t *testing.T) {
 	// Two live sessions fill -max-conns 2; the third is refused with 503.
 	// (A server of its own: the upgrades above end asynchronously.)
 	capped, _ := startServer(t, testConfig(t, "-token-file", tf, "-max-conns", "2"))
-	dial(t, capped, &bridge.Options{Token: "good-token"})
-	dial(t, capped, &bridge.Options{Token: "good-token"})
+	mcptest.Dial(t, capped, &bridge.Options{Token: "good-token"})
+	mcptest.Dial(t, capped, &bridge.Options{Token: "good-token"})
 	if got := upgradeStatus(t, capped, map[string]string{"Sec-WebSocket-Protocol": tok}); got != 503 {
 		t.Errorf("past -max-conns: status %d, want 503", got)
 	}

@@ -1,8 +1,9 @@
 // Command gendocs writes the generated part of the sample documents in
-// testdata/docs: the images (an architecture PNG, a screenshot JPEG, a JPEG
-// saved as .png), the large (>1 MB) Markdown changelog and the hostile
-// Markdown export built from the XSS corpus in testdata/xss. Output is
-// deterministic (fixed seeds, sorted inputs), so regenerating changes nothing.
+// cmd/mcphost/internal/sampledocs: the images (an architecture PNG, a
+// screenshot JPEG, a JPEG saved as .png), the large (>1 MB) Markdown
+// changelog and the hostile Markdown export built from the XSS corpus in
+// testdata/xss. Output is deterministic (fixed seeds, sorted inputs), so
+// regenerating changes nothing.
 //
 // Run from the repository root:
 //
@@ -20,7 +21,7 @@ import (
 )
 
 func main() {
-	out := flag.String("out", "testdata/docs", "the documents root to write into")
+	out := flag.String("out", "cmd/mcphost/internal/sampledocs", "the documents root to write into")
 	xss := flag.String("xss", "testdata/xss", "the XSS corpus (*.md) for the hostile export")
 	flag.Parse()
 	files, err := gen.All(*xss)

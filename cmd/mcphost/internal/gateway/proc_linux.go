@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package gateway
 
 import (
 	"errors"
@@ -74,7 +74,7 @@ func kill(cmd *exec.Cmd) { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 
 // supervisorMode reports whether this process was started as a supervisor,
 // and runs it if so; main and TestMain call it first.
-func supervisorMode() (exitCode int, ok bool) {
+func SupervisorMode() (exitCode int, ok bool) {
 	v, ok := os.LookupEnv(superviseEnv)
 	if !ok {
 		return 0, false

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package gateway
 
 import (
 	"errors"
@@ -16,7 +16,7 @@ import (
 // no expansion of any kind ($VAR, globs, ~, command substitution) and no
 // operators: the command is executed directly, never by a shell, so
 // characters such as | ; & > are ordinary word characters.
-func splitCommand(s string) ([]string, error) {
+func SplitCommand(s string) ([]string, error) {
 	var (
 		args   []string
 		cur    strings.Builder

@@ -1,6 +1,6 @@
 //go:build !linux && !js
 
-package main
+package gateway
 
 import (
 	"os/exec"
@@ -20,4 +20,4 @@ func terminate(*exec.Cmd) {}
 
 func kill(cmd *exec.Cmd) { cmd.Process.Kill() }
 
-func supervisorMode() (int, bool) { return 0, false }
+func SupervisorMode() (int, bool) { return 0, false }

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package gateway
 
 import (
 	"context"
@@ -20,25 +20,30 @@ import (
 	"github.com/mcphost/mcphost/bridge"
 )
 
-// httpGateway relays each WebSocket connection to its own session on a
-// Streamable HTTP server.
-type httpGateway struct {
-	url       string
-	headers   http.Header // -upstream-header, on every request
-	readLimit int64
-	base      http.RoundTripper
-	retry     time.Duration // first reconnect delay of the standalone stream
-	log       *slog.Logger
+// An HTTP gateway relays each WebSocket connection to its own session on a
+// Streamable HTTP server. Its fields must not change once it serves.
+type HTTP struct {
+	URL       string            // the server's MCP endpoint
+	Header    http.Header       // added to every request (-upstream-header)
+	ReadLimit int64             // largest message or server-sent event accepted, in bytes
+	Transport http.RoundTripper // nil means http.DefaultTransport
+	Retry     time.Duration     // first reconnect delay of the standalone stream
+	Log       *slog.Logger
 }
 
-func (g *httpGateway) serve(ctx context.Context, c *bridge.Conn) {
+// Serve runs one connection until either side ends: a session of its own
+// upstream (go-sdk sends DELETE at the end), requests relayed concurrently,
+// server-initiated messages from the standalone GET stream, resumed with
+// Last-Event-ID. When the upstream cannot be reached at all, the browser's
+// first request is answered with why.
+func (g *HTTP) Serve(ctx context.Context, c *bridge.Conn) {
 	u, err := g.connect(ctx)
 	if err != nil {
-		g.log.Error("gateway: cannot set up the upstream connection", "url", g.url, "err", err)
+		g.Log.Error("gateway: cannot set up the upstream connection", "url", g.URL, "err", err)
 		answerStartFailure(ctx, c, err)
 		return
 	}
-	p := &pump{log: g.log, browser: c, up: u, concurrent: true, terminal: func(error) bool { return true }}
+	p := &pump{log: g.Log, browser: c, up: u, concurrent: true, terminal: func(error) bool { return true }}
 	p.run(ctx)
 }
 
@@ -48,7 +53,7 @@ func (g *httpGateway) serve(ctx context.Context, c *bridge.Conn) {
 // it) and the standalone GET/SSE stream opened after
 // notifications/initialized, resumed with Last-Event-ID.
 type httpUpstream struct {
-	g      *httpGateway
+	g      *HTTP
 	client *http.Client
 	inner  mcp.Connection
 	ctx    context.Context // the connection's lifetime
@@ -70,11 +75,15 @@ type readResult struct {
 	err error
 }
 
-func (g *httpGateway) connect(ctx context.Context) (*httpUpstream, error) {
+func (g *HTTP) connect(ctx context.Context) (*httpUpstream, error) {
 	u := &httpUpstream{g: g, incoming: make(chan readResult), extra: make(chan jsonrpc.Message), failed: make(chan error, 1)}
 	u.ctx, u.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	u.client = &http.Client{Transport: &stampTransport{base: g.base, headers: g.headers, version: u.protocolVersion}}
-	t := &mcp.StreamableClientTransport{Endpoint: g.url, HTTPClient: u.client, MaxEventSize: int(g.readLimit), DisableStandaloneSSE: true}
+	base := g.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	u.client = &http.Client{Transport: &stampTransport{base: base, headers: g.Header, version: u.protocolVersion}}
+	t := &mcp.StreamableClientTransport{Endpoint: g.URL, HTTPClient: u.client, MaxEventSize: int(g.ReadLimit), DisableStandaloneSSE: true}
 	inner, err := t.Connect(u.ctx)
 	if err != nil {
 		u.cancel()
@@ -192,9 +201,9 @@ const maxStreamFailures = 5
 // Last-Event-ID. A server without one (405) is fine; a server that says the
 // session is gone (404) ends the connection.
 func (u *httpUpstream) listen() {
-	log := u.g.log
+	log := u.g.Log
 	lastID := ""
-	delay := u.g.retry
+	delay := u.g.Retry
 	failures := 0
 	for u.ctx.Err() == nil {
 		progressed, stop := u.listenOnce(&lastID, &delay)
@@ -219,8 +228,8 @@ func (u *httpUpstream) listen() {
 
 // listenOnce makes one GET and reads its events.
 func (u *httpUpstream) listenOnce(lastID *string, delay *time.Duration) (progressed, stop bool) {
-	log := u.g.log
-	req, err := http.NewRequestWithContext(u.ctx, http.MethodGet, u.g.url, nil)
+	log := u.g.Log
+	req, err := http.NewRequestWithContext(u.ctx, http.MethodGet, u.g.URL, nil)
 	if err != nil {
 		return false, true
 	}
@@ -257,7 +266,7 @@ func (u *httpUpstream) listenOnce(lastID *string, delay *time.Duration) (progres
 		log.Info("gateway: standalone stream refused", "status", resp.StatusCode, "contentType", ct)
 		return false, false
 	}
-	err = readSSE(resp.Body, *lastID, u.g.readLimit, func(ev sseEvent) error {
+	err = readSSE(resp.Body, *lastID, u.g.ReadLimit, func(ev sseEvent) error {
 		progressed = true
 		*lastID = ev.id
 		if ev.retry > 0 {

@@ -1,20 +1,18 @@
 //go:build !js
 
-package main
+package docserver
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/mcphost/mcphost/cmd/mcphost/internal/gendocs/gen"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/sampledocs"
 )
 
 func TestParseDocURI(t *testing.T) {
@@ -165,14 +163,13 @@ func TestCorpusRescan(t *testing.T) {
 // `go run ./cmd/mcphost/internal/gendocs` after changing the generator).
 func TestGeneratedDocsAreCurrent(t *testing.T) {
 	t.Parallel()
-	root := filepath.Join("..", "..", "testdata", "docs")
 	for path, want := range map[string][]byte{
 		gen.ChangelogPath:    gen.Changelog(),
 		gen.ArchitecturePath: gen.ArchitecturePNG(),
 		gen.ScreenshotPath:   gen.ScreenshotJPEG(960, 600),
 		gen.DisguisedPath:    gen.ScreenshotJPEG(640, 400),
 	} {
-		got, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
+		got, err := sampledocs.FS.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,95 +180,13 @@ func TestGeneratedDocsAreCurrent(t *testing.T) {
 	if n := len(gen.Changelog()); n <= 1<<20 {
 		t.Errorf("changelog is %d bytes, want > 1 MiB", n)
 	}
-	hostile, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(gen.HostilePath)))
+	hostile, err := sampledocs.FS.ReadFile(gen.HostilePath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, v := range []string{"<script>", "onerror=", "javascript:", "<iframe"} {
 		if !bytes.Contains(hostile, []byte(v)) {
 			t.Errorf("hostile export lacks %q", v)
-		}
-	}
-}
-
-func TestReadSSE(t *testing.T) {
-	t.Parallel()
-	in := ": keep-alive\n\nid: 1\nevent: message\ndata: {\"a\":1}\n\n" +
-		"id: 2\r\ndata: line1\r\ndata: line2\r\n\r\n" +
-		"retry: 250\n\n" +
-		"event: other\ndata: x\n\n" +
-		"id: bad\x00id\ndata:nospace\n\n" +
-		"data: unterminated"
-	type ev struct {
-		id, name, data string
-		retry          time.Duration
-	}
-	var got []ev
-	err := readSSE(strings.NewReader(in), "0", 1<<20, func(e sseEvent) error {
-		got = append(got, ev{e.id, e.name, string(e.data), e.retry})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []ev{
-		{"1", "message", `{"a":1}`, 0},
-		{"2", "", "line1\nline2", 0},
-		{"2", "", "", 250 * time.Millisecond},
-		{"2", "other", "x", 0},
-		{"2", "", "nospace", 0},
-	}
-	if len(got) != len(want) {
-		t.Fatalf("events = %+v, want %+v", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("event %d = %+v, want %+v", i, got[i], want[i])
-		}
-	}
-	if err := readSSE(strings.NewReader("data: "+strings.Repeat("x", 100)+"\n\n"), "", 50, func(sseEvent) error { return nil }); err == nil {
-		t.Error("an event over the limit was accepted")
-	}
-}
-
-func FuzzReadSSE(f *testing.F) {
-	f.Add("id: 1\ndata: {}\n\n")
-	f.Add("data: a\r\ndata: b\r\n\r\nretry: 5\n\n")
-	f.Add(":\n\n\n")
-	f.Fuzz(func(t *testing.T, s string) {
-		readSSE(strings.NewReader(s), "", 1<<16, func(e sseEvent) error {
-			if int64(len(e.data)) > 1<<16 {
-				t.Fatalf("event of %d bytes over the limit", len(e.data))
-			}
-			return nil
-		})
-	})
-}
-
-// TestLineFilter checks that non-JSON lines and lines over the limit are
-// dropped and logged while the good lines around them pass intact.
-func TestLineFilter(t *testing.T) {
-	t.Parallel()
-	var logs bytes.Buffer
-	in := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n" +
-		"Server running on stdio\n" +
-		"\n" +
-		`{"jsonrpc":"2.0","method":"x","params":{"big":"` + strings.Repeat("y", 300) + `"}}` + "\n" +
-		`  {"jsonrpc":"2.0","id":2,"result":{}}  ` + "\r\n" +
-		`{"truncated":` + "\n" +
-		`{"jsonrpc":"2.0","id":3,"result":{}}`
-	f := &lineFilter{r: bufio.NewReaderSize(strings.NewReader(in), 16), limit: 200, log: slog.New(slog.NewTextHandler(&logs, nil))}
-	out, err := io.ReadAll(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":2,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":3,"result":{}}` + "\n"
-	if string(out) != want {
-		t.Fatalf("filtered output:\n%s\nwant:\n%s", out, want)
-	}
-	for _, w := range []string{"not JSON", "over -read-limit"} {
-		if !strings.Contains(logs.String(), w) {
-			t.Errorf("log lacks %q: %s", w, logs.String())
 		}
 	}
 }

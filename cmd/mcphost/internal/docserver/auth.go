@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package docserver
 
 import (
 	"bufio"
@@ -11,38 +11,38 @@ import (
 	"strings"
 )
 
-// A principal is who a connection acts for: the teams whose documents it may
+// A Principal is who a connection acts for: the teams whose documents it may
 // see. Every door of the documents server consults it.
-type principal struct {
+type Principal struct {
 	name  string          // non-secret, for logs: "local" or "teams:a,b"
 	all   bool            // may read every team
 	teams map[string]bool // the teams it may read when !all
 }
 
 // localPrincipal is the one principal without -token-file: it reads every team.
-var localPrincipal = &principal{name: "local", all: true}
+var localPrincipal = &Principal{name: "local", all: true}
 
-func (p *principal) mayRead(team string) bool { return p.all || p.teams[team] }
+func (p *Principal) mayRead(team string) bool { return p.all || p.teams[team] }
 
 // tokenEntry is one line of the token file.
 type tokenEntry struct {
 	token []byte
-	p     *principal
+	p     *Principal
 }
 
-// principals maps tokens to principals. A nil *principals means no token
-// file: everyone is [localPrincipal].
-type principals struct {
+// Principals maps tokens to principals. A nil *Principals means no token
+// file: everyone is the local principal, who reads every team.
+type Principals struct {
 	entries []tokenEntry
-	byName  map[string]*principal
+	byName  map[string]*Principal
 }
 
-// parseTokenFile reads lines "token team1,team2" ("*" grants every team;
+// ParseTokenFile reads lines "token team1,team2" ("*" grants every team;
 // blank lines and lines starting with # are skipped). Tokens must be usable
 // as a WebSocket subprotocol suffix: [A-Za-z0-9._~-]. requireTeams is false
 // for the gateways, where a token only admits a connection.
-func parseTokenFile(r io.Reader, requireTeams bool) (*principals, error) {
-	ps := &principals{byName: map[string]*principal{}}
+func ParseTokenFile(r io.Reader, requireTeams bool) (*Principals, error) {
+	ps := &Principals{byName: map[string]*Principal{}}
 	sc := bufio.NewScanner(r)
 	line := 0
 	for sc.Scan() {
@@ -77,7 +77,7 @@ func parseTokenFile(r io.Reader, requireTeams bool) (*principals, error) {
 		}
 		slices.Sort(teams)
 		teams = slices.Compact(teams)
-		p := &principal{name: "teams:" + strings.Join(teams, ","), teams: map[string]bool{}}
+		p := &Principal{name: "teams:" + strings.Join(teams, ","), teams: map[string]bool{}}
 		for _, t := range teams {
 			if t == "*" {
 				p.all = true
@@ -109,10 +109,10 @@ func checkToken(t string) error {
 	return nil
 }
 
-// authenticate maps a token to a principal name, comparing every entry in
+// Authenticate maps a token to a principal name, comparing every entry in
 // constant time so the answer's timing says nothing about near misses.
-func (ps *principals) authenticate(token string) (string, bool) {
-	var found *principal
+func (ps *Principals) Authenticate(token string) (string, bool) {
+	var found *Principal
 	for _, e := range ps.entries {
 		if subtle.ConstantTimeCompare(e.token, []byte(token)) == 1 {
 			found = e.p
@@ -124,8 +124,10 @@ func (ps *principals) authenticate(token string) (string, bool) {
 	return found.name, true
 }
 
-// lookup returns the principal of an authenticated connection.
-func (ps *principals) lookup(name string) *principal {
+// Lookup returns the principal of an authenticated connection (the name
+// [Principals.Authenticate] returned), or nil for a name it never returned;
+// on a nil *Principals, the local principal.
+func (ps *Principals) Lookup(name string) *Principal {
 	if ps == nil {
 		return localPrincipal
 	}

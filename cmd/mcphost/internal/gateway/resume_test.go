@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package gateway
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/bridge"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/mcptest"
 )
 
 // TestUpstreamStreamResumes scripts a Streamable HTTP server whose standalone
@@ -75,13 +76,13 @@ func TestUpstreamStreamResumes(t *testing.T) {
 		}
 	}))
 	t.Cleanup(up.Close)
-	host, _ := startServer(t, testConfig(t, "-upstream", up.URL))
+	host := startHTTP(t, &HTTP{URL: up.URL})
 	updated := make(chan string, 4)
-	dial(t, host, &bridge.Options{OnResourceUpdated: func(uri string) { updated <- uri }})
-	if got := waitFor(t, updated, 5*time.Second, "the first event"); got != "mem://first" {
+	mcptest.Dial(t, host, &bridge.Options{OnResourceUpdated: func(uri string) { updated <- uri }})
+	if got := mcptest.WaitFor(t, updated, 5*time.Second, "the first event"); got != "mem://first" {
 		t.Fatalf("first = %q", got)
 	}
-	if got := waitFor(t, updated, 5*time.Second, "the event after resumption"); got != "mem://second" {
+	if got := mcptest.WaitFor(t, updated, 5*time.Second, "the event after resumption"); got != "mem://second" {
 		t.Fatalf("second = %q", got)
 	}
 	mu.Lock()

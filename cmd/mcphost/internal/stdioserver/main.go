@@ -1,9 +1,10 @@
 //go:build !js
 
-// Command stdioserver is the small stdio MCP server (go-sdk, newline-delimited
-// JSON on stdin/stdout) behind the gateway's overhead benchmark and load test
-// (cmd/mcphost/gateway_bench_test.go, load_test.go), which build it with
-// go build into a temporary directory.
+// Command stdioserver is a test fixture: the small stdio MCP server (go-sdk,
+// newline-delimited JSON on stdin/stdout) behind the gateway's overhead
+// benchmark and load test (cmd/mcphost/gateway_bench_test.go, load_test.go),
+// which build it with go build into a temporary directory. Nothing else
+// builds or imports it.
 //
 // It lists -n resources mem://item/0 … mem://item/{n-1} and reads any
 // mem://item/{id} (also through the template mem://item/{id}) as a text part

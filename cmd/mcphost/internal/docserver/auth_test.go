@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package docserver
 
 import (
 	"context"
@@ -8,36 +8,36 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcphost/mcphost/bridge"
-	"github.com/mcphost/mcphost/testdata/docs"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/mcptest"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/sampledocs"
 )
 
 func TestParseTokenFile(t *testing.T) {
 	t.Parallel()
-	ps, err := parseTokenFile(strings.NewReader("# comment\n\nalpha platform,payments\nbeta payments,platform\ngamma *\n"), true)
+	ps, err := ParseTokenFile(strings.NewReader("# comment\n\nalpha platform,payments\nbeta payments,platform\ngamma *\n"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, ok := ps.authenticate("alpha")
-	b, _ := ps.authenticate("beta")
+	a, ok := ps.Authenticate("alpha")
+	b, _ := ps.Authenticate("beta")
 	if !ok || a != b || a != "teams:payments,platform" {
 		t.Errorf("alpha/beta principals = %q, %q", a, b)
 	}
-	if p := ps.lookup(a); !p.mayRead("payments") || p.mayRead("support") {
+	if p := ps.Lookup(a); !p.mayRead("payments") || p.mayRead("support") {
 		t.Errorf("alpha scope wrong: %+v", p)
 	}
-	g, _ := ps.authenticate("gamma")
-	if p := ps.lookup(g); !p.mayRead("anything") {
+	g, _ := ps.Authenticate("gamma")
+	if p := ps.Lookup(g); !p.mayRead("anything") {
 		t.Errorf("* must grant every team")
 	}
 	for _, tok := range []string{"", "alph", "alphaa", "ALPHA"} {
-		if _, ok := ps.authenticate(tok); ok {
+		if _, ok := ps.Authenticate(tok); ok {
 			t.Errorf("token %q accepted", tok)
 		}
 	}
@@ -49,11 +49,11 @@ func TestParseTokenFile(t *testing.T) {
 		"bad/token team\n": "character '/'",
 		"tok team\n x y z": "line 2",
 	} {
-		if _, err := parseTokenFile(strings.NewReader(in), true); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("parseTokenFile(%q) = %v, want %q", in, err, want)
+		if _, err := ParseTokenFile(strings.NewReader(in), true); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseTokenFile(%q) = %v, want %q", in, err, want)
 		}
 	}
-	if _, err := parseTokenFile(strings.NewReader("gatewaytoken\n"), false); err != nil {
+	if _, err := ParseTokenFile(strings.NewReader("gatewaytoken\n"), false); err != nil {
 		t.Errorf("a gateway token file needs no teams: %v", err)
 	}
 }
@@ -71,20 +71,24 @@ func TestAuthorizationRandomized(t *testing.T) {
 		"tok-payments":     {"payments"},
 		"tok-support-plat": {"platform", "support"},
 	}
-	tf := filepath.Join(t.TempDir(), "tokens")
 	var lines []string
 	for tok, teams := range tokens {
 		lines = append(lines, tok+" "+strings.Join(teams, ","))
 	}
-	os.WriteFile(tf, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
-	host, _ := startServer(t, testConfig(t, "-token-file", tf, "-page-size", "4"))
+	ps, err := ParseTokenFile(strings.NewReader(strings.Join(lines, "\n")+"\n"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig()
+	cfg.PageSize = 4
+	host, _ := startDocs(t, cfg, "", ps)
 
 	// Every existing document of the sample corpus, by team.
 	type docRef struct{ uri, team, name, kind, title string }
 	var all []docRef
-	fs.WalkDir(docs.FS, ".", func(p string, d fs.DirEntry, _ error) error {
+	fs.WalkDir(sampledocs.FS, ".", func(p string, d fs.DirEntry, _ error) error {
 		if parts := strings.Split(p, "/"); !d.IsDir() && len(parts) == 3 {
-			data, _ := docs.FS.ReadFile(p)
+			data, _ := sampledocs.FS.ReadFile(p)
 			title := ""
 			if strings.HasSuffix(p, ".md") {
 				title, _ = markdownSummary(data)
@@ -109,7 +113,7 @@ func TestAuthorizationRandomized(t *testing.T) {
 	toks := []string{"tok-platform", "tok-payments", "tok-support-plat"}
 	sessions := map[string]*bridge.Session{}
 	for _, tok := range toks {
-		sessions[tok] = dial(t, host, &bridge.Options{Token: tok, ClientInfo: bridge.Implementation{Name: "resource-blind-demo", Version: "1"}})
+		sessions[tok] = mcptest.Dial(t, host, &bridge.Options{Token: tok, ClientInfo: bridge.Implementation{Name: "resource-blind-demo", Version: "1"}})
 	}
 	for i := 0; i < total; i++ {
 		tok := toks[r.IntN(len(toks))]

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package gateway
 
 import (
 	"bufio"
@@ -14,8 +14,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,29 +25,32 @@ import (
 	"github.com/mcphost/mcphost/bridge"
 )
 
-// stdioGateway spawns the -stdio command once per WebSocket connection and
-// relays between the two.
-type stdioGateway struct {
-	argv      []string
-	readLimit int64
-	grace     time.Duration // SIGTERM → SIGKILL
-	log       *slog.Logger
+// A Stdio gateway spawns a command once per WebSocket connection and relays
+// between the connection and the child's stdin and stdout (newline-delimited
+// JSON). Its fields must not change once it serves.
+type Stdio struct {
+	Argv      []string      // the command, run directly (see [SplitCommand])
+	ReadLimit int64         // longest stdout line (message) accepted, in bytes
+	Grace     time.Duration // SIGTERM → SIGKILL
+	Log       *slog.Logger
 }
 
-// serve runs one connection: start the child, pump, then stop the child's
-// whole process group.
-func (g *stdioGateway) serve(ctx context.Context, c *bridge.Conn) {
-	ch, err := startChild(g.argv, g.grace, g.log)
+// Serve runs one connection: start the child, pump, then stop the child's
+// whole process group. When the child cannot be started or ends, the
+// browser's waiting requests are answered with why (for an exit, its status
+// and last stderr line).
+func (g *Stdio) Serve(ctx context.Context, c *bridge.Conn) {
+	ch, err := startChild(g.Argv, g.Grace, g.Log)
 	if err != nil {
-		g.log.Error("gateway: cannot start the stdio server", "command", g.argv[0], "err", err)
-		answerStartFailure(ctx, c, fmt.Errorf("cannot start the stdio server %q: %v", g.argv[0], err))
+		g.Log.Error("gateway: cannot start the stdio server", "command", g.Argv[0], "err", err)
+		answerStartFailure(ctx, c, fmt.Errorf("cannot start the stdio server %q: %v", g.Argv[0], err))
 		return
 	}
 	defer ch.stop()
 	t := &mcp.IOTransport{
-		Reader:        &lineFilter{r: bufio.NewReaderSize(ch.stdout, 64<<10), limit: g.readLimit, log: ch.log},
+		Reader:        &lineFilter{r: bufio.NewReaderSize(ch.stdout, 64<<10), limit: g.ReadLimit, log: ch.log},
 		Writer:        ch.stdin,
-		MaxLineLength: int(g.readLimit) + 1,
+		MaxLineLength: int(g.ReadLimit) + 1,
 	}
 	up, err := t.Connect(ctx)
 	if err != nil {
@@ -292,3 +297,13 @@ func ignoreFull(err error) error {
 
 // Close closes nothing: the child's pipes are closed by child.stop.
 func (f *lineFilter) Close() error { return nil }
+
+// truncateRunes cuts s to n runes, the last one an ellipsis (log lines and
+// error messages quoting the child's output).
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package docserver
 
 import (
 	"context"
@@ -14,7 +14,8 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/bridge"
-	"github.com/mcphost/mcphost/testdata/docs"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/mcptest"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/sampledocs"
 )
 
 // TestSampleCorpus walks the embedded sample documents through every door
@@ -22,8 +23,10 @@ import (
 // JPEG saved as .png, the >1 MB file), the template, completion, search.
 func TestSampleCorpus(t *testing.T) {
 	t.Parallel()
-	host, _ := startServer(t, testConfig(t, "-page-size", "5"))
-	s := dial(t, host, nil)
+	cfg := testConfig()
+	cfg.PageSize = 5
+	host, _ := startDocs(t, cfg, "", nil)
+	s := mcptest.Dial(t, host, nil)
 	ctx := context.Background()
 
 	pages := 0
@@ -74,7 +77,7 @@ func TestSampleCorpus(t *testing.T) {
 			t.Errorf("read %s: parts %+v", r.URI, parts)
 			continue
 		}
-		want, err := docs.FS.ReadFile(strings.TrimPrefix(r.URI, "docs://team/"))
+		want, err := sampledocs.FS.ReadFile(strings.TrimPrefix(r.URI, "docs://team/"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,8 +146,10 @@ func TestSampleCorpus(t *testing.T) {
 // byte-identical to resources/read.
 func TestResourceBlindClientGetsFetch(t *testing.T) {
 	t.Parallel()
-	host, _ := startServer(t, testConfig(t, "-resource-blind", "other,resource-blind-demo"))
-	s := dial(t, host, &bridge.Options{ClientInfo: bridge.Implementation{Name: "resource-blind-demo", Version: "1"}})
+	cfg := testConfig()
+	cfg.ResourceBlind = []string{"other", "resource-blind-demo"}
+	host, _ := startDocs(t, cfg, "", nil)
+	s := mcptest.Dial(t, host, &bridge.Options{ClientInfo: bridge.Implementation{Name: "resource-blind-demo", Version: "1"}})
 	ctx := context.Background()
 	tools, err := s.ListTools(ctx)
 	if err != nil {
@@ -211,10 +216,10 @@ func TestDocsDirWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	host, logs := startServer(t, testConfig(t, "-docs", dir))
+	host, logs := startDocs(t, testConfig(), dir, nil)
 	updated := make(chan string, 16)
 	changed := make(chan string, 16)
-	s := dial(t, host, &bridge.Options{
+	s := mcptest.Dial(t, host, &bridge.Options{
 		OnResourceUpdated: func(uri string) { updated <- uri },
 		OnListChanged:     func(l string) { changed <- l },
 	})
@@ -260,7 +265,7 @@ func TestDocsDirWatch(t *testing.T) {
 		t.Errorf("subscribe to a missing document: %v, want not found", err)
 	}
 	write("ops/policy/oncall.md", "# On-call\n\nWho is on call, now with a rota.\n")
-	if got := waitFor(t, updated, 5*time.Second, "resources/updated"); got != "docs://team/ops/policy/oncall.md" {
+	if got := mcptest.WaitFor(t, updated, 5*time.Second, "resources/updated"); got != "docs://team/ops/policy/oncall.md" {
 		t.Fatalf("updated %q", got)
 	}
 	parts, err := s.ReadResource(ctx, "docs://team/ops/policy/oncall.md")
@@ -270,12 +275,12 @@ func TestDocsDirWatch(t *testing.T) {
 	drain(changed) // the changed descriptor (size, lastModified) may announce a list change
 
 	write("ops/runbook/new.md", "# New\n\nA new runbook.\n")
-	waitFor(t, changed, 5*time.Second, "list_changed after adding a file")
+	mcptest.WaitFor(t, changed, 5*time.Second, "list_changed after adding a file")
 	if _, err := s.ReadResource(ctx, "docs://team/ops/runbook/new.md"); err != nil {
 		t.Fatalf("read the added file: %v", err)
 	}
 	os.Remove(filepath.Join(dir, "ops", "runbook", "new.md"))
-	waitFor(t, changed, 5*time.Second, "list_changed after removing a file")
+	mcptest.WaitFor(t, changed, 5*time.Second, "list_changed after removing a file")
 	if _, err := s.ReadResource(ctx, "docs://team/ops/runbook/new.md"); !bridge.IsNotFound(err) {
 		t.Fatalf("read the removed file: %v, want not found", err)
 	}
@@ -283,7 +288,7 @@ func TestDocsDirWatch(t *testing.T) {
 	// Deleting a subscribed document tells its subscribers at once.
 	drain(updated)
 	os.Remove(filepath.Join(dir, "ops", "policy", "oncall.md"))
-	if got := waitFor(t, updated, 5*time.Second, "resources/updated after deleting a subscribed file"); got != "docs://team/ops/policy/oncall.md" {
+	if got := mcptest.WaitFor(t, updated, 5*time.Second, "resources/updated after deleting a subscribed file"); got != "docs://team/ops/policy/oncall.md" {
 		t.Fatalf("updated %q", got)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package gateway
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcphost/mcphost/bridge"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/mcptest"
 )
 
 // upstreamRecorder records what the gateway sent to the Streamable HTTP server.
@@ -89,9 +90,9 @@ func TestUpstreamHTTP(t *testing.T) {
 	}))
 	t.Cleanup(up.Close)
 
-	host, _ := startServer(t, testConfig(t, "-upstream", up.URL, "-upstream-header", "X-Test: yes"))
+	host := startHTTP(t, &HTTP{URL: up.URL, Header: http.Header{"X-Test": {"yes"}}})
 	updated, changed := make(chan string, 64), make(chan string, 64)
-	s := dial(t, host, &bridge.Options{
+	s := mcptest.Dial(t, host, &bridge.Options{
 		OnResourceUpdated: func(uri string) { updated <- uri },
 		OnListChanged:     func(l string) { changed <- l },
 	})
@@ -123,7 +124,7 @@ func TestUpstreamHTTP(t *testing.T) {
 		}
 	}
 	srv.AddResource(&mcp.Resource{URI: "mem://b", Name: "b"}, text("mem://b", "beta"))
-	if l := waitFor(t, changed, 5*time.Second, "resources/list_changed"); l != "resources" {
+	if l := mcptest.WaitFor(t, changed, 5*time.Second, "resources/list_changed"); l != "resources" {
 		t.Fatalf("list_changed %q", l)
 	}
 	list, err := s.ListResources(ctx, nil)
@@ -137,7 +138,7 @@ func TestUpstreamHTTP(t *testing.T) {
 		_, err := s.CallTool(ctx, "slow", map[string]any{})
 		slowDone <- err
 	}()
-	waitFor(t, entered, 5*time.Second, "the slow tool to start")
+	mcptest.WaitFor(t, entered, 5*time.Second, "the slow tool to start")
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	start := time.Now()
 	err = s.Call(pctx, "ping", nil, nil)
@@ -153,7 +154,7 @@ func TestUpstreamHTTP(t *testing.T) {
 	}
 	t.Logf("ping round trip through the HTTP gateway while a tool call is in flight: %v", pingTook)
 	releaseOnce.Do(func() { close(release) })
-	if err := waitFor(t, slowDone, 5*time.Second, "the slow call"); err != nil {
+	if err := mcptest.WaitFor(t, slowDone, 5*time.Second, "the slow call"); err != nil {
 		t.Fatalf("slow call: %v", err)
 	}
 
@@ -187,4 +188,11 @@ func TestUpstreamHTTP(t *testing.T) {
 			t.Errorf("request %d lacks the -upstream-header", i)
 		}
 	}
+}
+
+func dataOf(err error) string {
+	if e, ok := bridge.AsError(err); ok {
+		return string(e.Data)
+	}
+	return ""
 }

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package gateway
 
 import (
 	"slices"
@@ -37,18 +37,18 @@ func TestSplitCommand(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := splitCommand(tc.in)
+			got, err := SplitCommand(tc.in)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("splitCommand(%q) error = %v, want %q", tc.in, err, tc.err)
+					t.Fatalf("SplitCommand(%q) error = %v, want %q", tc.in, err, tc.err)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("splitCommand(%q): %v", tc.in, err)
+				t.Fatalf("SplitCommand(%q): %v", tc.in, err)
 			}
 			if !slices.Equal(got, tc.want) {
-				t.Fatalf("splitCommand(%q) = %q, want %q", tc.in, got, tc.want)
+				t.Fatalf("SplitCommand(%q) = %q, want %q", tc.in, got, tc.want)
 			}
 		})
 	}
@@ -61,7 +61,7 @@ func FuzzSplitCommand(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		args, err := splitCommand(s)
+		args, err := SplitCommand(s)
 		if err != nil {
 			return
 		}
@@ -69,7 +69,7 @@ func FuzzSplitCommand(f *testing.F) {
 		for _, a := range args {
 			q = append(q, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
 		}
-		back, err := splitCommand(strings.Join(q, " "))
+		back, err := SplitCommand(strings.Join(q, " "))
 		if err != nil || !slices.Equal(back, args) {
 			t.Fatalf("requote of %q: %q, %v", args, back, err)
 		}

@@ -1,12 +1,15 @@
 //go:build !js
 
-package main
+package gateway
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/base64"
+	"io"
+	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,33 +17,17 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/mcphost/mcphost/bridge"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/mcptest"
 )
-
-// npmPeer returns the path of an npm test peer's entry point, failing (not
-// skipping) when it is missing.
-func npmPeer(t testing.TB, pkg string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", "e2e", "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("npm peer %s is missing (%v): run make test-deps", pkg, err)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatalf("node is missing: run make test-deps")
-	}
-	return p
-}
 
 // TestStdioEverything drives @modelcontextprotocol/server-everything through
 // the stdio gateway with the product's client.
 func TestStdioEverything(t *testing.T) {
 	t.Parallel()
-	peer := npmPeer(t, "server-everything")
-	host, logs := startServer(t, testConfig(t, "-stdio", "node '"+peer+"' stdio"))
+	peer := mcptest.NPMPeer(t, "server-everything")
+	host, logs := startStdio(t, "node '"+peer+"' stdio")
 	updated := make(chan string, 64)
-	s := dial(t, host, &bridge.Options{OnResourceUpdated: func(uri string) {
+	s := mcptest.Dial(t, host, &bridge.Options{OnResourceUpdated: func(uri string) {
 		select {
 		case updated <- uri:
 		default:
@@ -101,7 +88,7 @@ func TestStdioEverything(t *testing.T) {
 	if _, err := s.CallTool(ctx, "toggle-subscriber-updates", map[string]any{}); err != nil {
 		t.Fatalf("toggle-subscriber-updates: %v", err)
 	}
-	got := waitFor(t, updated, 10*time.Second, "resources/updated from server-everything")
+	got := mcptest.WaitFor(t, updated, 10*time.Second, "resources/updated from server-everything")
 	if got == "" {
 		t.Fatal("empty updated uri")
 	}
@@ -120,11 +107,11 @@ func TestStdioEverything(t *testing.T) {
 // locally, and tools still work through the gateway.
 func TestStdioFilesystem(t *testing.T) {
 	t.Parallel()
-	peer := npmPeer(t, "server-filesystem")
+	peer := mcptest.NPMPeer(t, "server-filesystem")
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hello"), 0o644)
-	host, _ := startServer(t, testConfig(t, "-stdio", "node "+peer+" "+dir))
-	s := dial(t, host, nil)
+	host, _ := startStdio(t, "node "+peer+" "+dir)
+	s := mcptest.Dial(t, host, nil)
 	ctx := context.Background()
 	if s.Supports("resources/list") {
 		t.Fatal("server-filesystem declared resources")
@@ -147,7 +134,7 @@ func TestStdioFilesystem(t *testing.T) {
 // command when it cannot be started.
 func TestStdioStartFailure(t *testing.T) {
 	t.Parallel()
-	host, _ := startServer(t, testConfig(t, "-stdio", "/nonexistent/mcp-server --flag"))
+	host, _ := startStdio(t, "/nonexistent/mcp-server --flag")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_, err := bridge.Dial(ctx, "ws://"+host+"/mcp", nil)
@@ -161,7 +148,7 @@ func TestStdioStartFailure(t *testing.T) {
 // why (-32603 naming its last stderr line), not a bare close.
 func TestStdioChildDiesAtOnce(t *testing.T) {
 	t.Parallel()
-	host, _ := startServer(t, testConfig(t, "-stdio", `/bin/sh -c "echo boom-at-start >&2; exit 3"`))
+	host, _ := startStdio(t, `/bin/sh -c "echo boom-at-start >&2; exit 3"`)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	ws, _, err := websocket.Dial(ctx, "ws://"+host+"/mcp", &websocket.DialOptions{Subprotocols: []string{"mcp"}})
@@ -179,5 +166,33 @@ func TestStdioChildDiesAtOnce(t *testing.T) {
 	}
 	if !strings.Contains(string(data), `"code":-32603`) || !strings.Contains(string(data), "boom-at-start") {
 		t.Fatalf("answer %s", data)
+	}
+}
+
+// TestLineFilter checks that non-JSON lines and lines over the limit are
+// dropped and logged while the good lines around them pass intact.
+func TestLineFilter(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	in := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n" +
+		"Server running on stdio\n" +
+		"\n" +
+		`{"jsonrpc":"2.0","method":"x","params":{"big":"` + strings.Repeat("y", 300) + `"}}` + "\n" +
+		`  {"jsonrpc":"2.0","id":2,"result":{}}  ` + "\r\n" +
+		`{"truncated":` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"result":{}}`
+	f := &lineFilter{r: bufio.NewReaderSize(strings.NewReader(in), 16), limit: 200, log: slog.New(slog.NewTextHandler(&logs, nil))}
+	out, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":2,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":3,"result":{}}` + "\n"
+	if string(out) != want {
+		t.Fatalf("filtered output:\n%s\nwant:\n%s", out, want)
+	}
+	for _, w := range []string{"not JSON", "over -read-limit"} {
+		if !strings.Contains(logs.String(), w) {
+			t.Errorf("log lacks %q: %s", w, logs.String())
+		}
 	}
 }

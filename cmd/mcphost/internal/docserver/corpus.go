@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package docserver
 
 import (
 	"bytes"
@@ -230,7 +230,7 @@ func (c *corpus) scan(prev *snapshot) (*snapshot, error) {
 			return nil
 		}
 		if depth != 3 {
-			if depth > 1 { // files at the root (such as docs.go) are not documents, silently
+			if depth > 1 { // files at the root (such as doc.go) are not documents, silently
 				c.skip(p, "not at {team}/{kind}/{name}")
 			}
 			return nil

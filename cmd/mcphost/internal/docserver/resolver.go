@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package docserver
 
 import (
 	"errors"
@@ -29,7 +29,7 @@ type resolver struct {
 // canonical spelling of an indexed document's URI is accepted; the file is
 // read through the corpus's fs.FS (an os.Root for -docs), so no URI can reach
 // outside the documents root.
-func (r *resolver) readDocument(uri string, p *principal) (*mcp.ResourceContents, error) {
+func (r *resolver) readDocument(uri string, p *Principal) (*mcp.ResourceContents, error) {
 	team, kind, name, ok := parseDocURI(uri)
 	if !ok || p == nil || !p.mayRead(team) || docURI(team, kind, name) != uri {
 		return nil, errNoDocument

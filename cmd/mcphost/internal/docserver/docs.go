@@ -1,10 +1,11 @@
 //go:build !js
 
-package main
+package docserver
 
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"slices"
 	"strings"
@@ -24,20 +25,63 @@ const maxCompletions = 100
 // maxSearchResults is the most resource links search_documents returns.
 const maxSearchResults = 10
 
-// docsServer builds one go-sdk server per connection, holding only what the
+// Config configures a [Server].
+type Config struct {
+	// FS is the documents root, laid out as {team}/{kind}/{name}; for a
+	// folder, an os.Root's FS, so that no symlink reaches outside it.
+	FS fs.FS
+	// ModTime stands in for a zero modification time (embed.FS has none).
+	ModTime time.Time
+	// PageSize is the resources/list page size.
+	PageSize int
+	// ResourceBlind lists the clientInfo.name values that also get the
+	// fetch_document tool (clients that cannot attach resources themselves).
+	ResourceBlind []string
+	// Version is reported as serverInfo.version.
+	Version string
+	// Log receives the server's logs, and go-sdk's from Warn up.
+	Log *slog.Logger
+}
+
+// A Server builds one go-sdk server per connection, holding only what the
 // connection's principal may see: listing, template completion, search,
-// subscriptions and both reads are all scoped by construction.
-type docsServer struct {
+// subscriptions and both reads are all scoped by construction. Its methods
+// may be called concurrently.
+type Server struct {
 	corpus   *corpus
 	resolver *resolver
 	pageSize int
 	blind    map[string]bool // clientInfo.name values that get fetch_document
+	version  string
 	log      *slog.Logger
 	sdkLog   *slog.Logger
 }
 
-// serve runs one connection until it ends.
-func (s *docsServer) serve(ctx context.Context, c *bridge.Conn, p *principal) {
+// New indexes cfg.FS once and returns the server over it. It fails only
+// when the root itself cannot be read; a file that cannot be served is
+// logged once and skipped.
+func New(cfg Config) (*Server, error) {
+	c, err := newCorpus(cfg.FS, cfg.ModTime, cfg.Log)
+	if err != nil {
+		return nil, err
+	}
+	blind := map[string]bool{}
+	for _, n := range cfg.ResourceBlind {
+		blind[n] = true
+	}
+	return &Server{corpus: c, resolver: &resolver{corpus: c, log: cfg.Log}, pageSize: cfg.PageSize, blind: blind,
+		version: cfg.Version, log: cfg.Log, sdkLog: quietLogger(cfg.Log)}, nil
+}
+
+// Len returns the number of documents indexed now.
+func (s *Server) Len() int { return len(s.corpus.current().list) }
+
+// Watch rescans the root every interval until ctx ends, and tells the
+// connected clients what changed (list_changed, resources/updated).
+func (s *Server) Watch(ctx context.Context, interval time.Duration) { s.corpus.watch(ctx, interval) }
+
+// Serve runs one connection for p until it ends. A nil p reads nothing.
+func (s *Server) Serve(ctx context.Context, c *bridge.Conn, p *Principal) {
 	srv, detach := s.newServer(p)
 	defer detach()
 	if err := bridge.Serve(ctx, c, srv); err != nil {
@@ -54,7 +98,7 @@ func resourceOf(d *doc) *mcp.Resource {
 }
 
 // visible reports whether uri is an indexed document p may read.
-func (s *docsServer) visible(uri string, p *principal) *doc {
+func (s *Server) visible(uri string, p *Principal) *doc {
 	d := s.corpus.current().byURI[uri]
 	if d == nil || !p.mayRead(d.team) {
 		return nil
@@ -64,9 +108,9 @@ func (s *docsServer) visible(uri string, p *principal) *doc {
 
 // newServer returns the server of one connection and the function that
 // detaches it from the corpus's change feed.
-func (s *docsServer) newServer(p *principal) (*mcp.Server, func()) {
+func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 	if p == nil {
-		p = &principal{name: "none"} // reads nothing
+		p = &Principal{name: "none"} // reads nothing
 	}
 	read := func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		c, err := s.resolver.readDocument(req.Params.URI, p)
@@ -76,7 +120,7 @@ func (s *docsServer) newServer(p *principal) (*mcp.Server, func()) {
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
 	}
 	var srv *mcp.Server
-	srv = mcp.NewServer(&mcp.Implementation{Name: "mcphost-docs", Title: "mcphost documents", Version: version}, &mcp.ServerOptions{
+	srv = mcp.NewServer(&mcp.Implementation{Name: "mcphost-docs", Title: "mcphost documents", Version: s.version}, &mcp.ServerOptions{
 		Instructions: "Team documents (onboarding, runbooks, policies). Attach them as resources; " +
 			"search_documents finds documents by keyword and returns links to read.",
 		PageSize: s.pageSize,
@@ -157,7 +201,7 @@ type fetchInput struct {
 
 // addFetchTool registers fetch_document, for clients that cannot attach
 // resources themselves (clientInfo.name in -resource-blind).
-func (s *docsServer) addFetchTool(srv *mcp.Server, p *principal) {
+func (s *Server) addFetchTool(srv *mcp.Server, p *Principal) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "fetch_document",
 		Title: "Fetch a document",
@@ -177,7 +221,7 @@ func (s *docsServer) addFetchTool(srv *mcp.Server, p *principal) {
 
 // complete answers completion/complete for the policy template: teams the
 // principal may read that have policies, and policy names of those teams.
-func (s *docsServer) complete(params *mcp.CompleteParams, p *principal) *mcp.CompleteResult {
+func (s *Server) complete(params *mcp.CompleteParams, p *Principal) *mcp.CompleteResult {
 	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
 	if params == nil || params.Ref == nil || params.Ref.Type != "ref/resource" || params.Ref.URI != policyTemplate {
 		return res
@@ -220,7 +264,7 @@ func (s *docsServer) complete(params *mcp.CompleteParams, p *principal) *mcp.Com
 
 // search ranks the principal's documents by how many query words they
 // contain (a title hit counts more) and returns resource links.
-func (s *docsServer) search(query string, p *principal) *mcp.CallToolResult {
+func (s *Server) search(query string, p *Principal) *mcp.CallToolResult {
 	words := strings.Fields(strings.ToLower(query))
 	if len(words) == 0 {
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "query is empty: give one or more keywords"}}}

@@ -1,0 +1,65 @@
+// Package bridge speaks MCP over a WebSocket, both ways: the client session
+// the mcphost wasm module uses in the page, and the server side that
+// mcphost's documents server and gateways use behind /mcp.
+//
+// The wire contract: subprotocol "mcp" ([Subprotocol]), one UTF-8 JSON-RPC
+// 2.0 message per text frame, no batching, no binary frames; a bearer token
+// travels as a second subprotocol entry "mcp.token.<token>" ([TokenPrefix]),
+// since a browser cannot set headers on a WebSocket. It is what the
+// TypeScript SDK's WebSocketClientTransport and the Python SDK speak.
+//
+// # Client
+//
+// [Dial] opens the socket, initializes (asking for [ProtocolVersion],
+// accepting any of [SupportedVersions]) and returns a [Session]:
+//
+//	s, err := bridge.Dial(ctx, "ws://127.0.0.1:8080/mcp", &bridge.Options{
+//		OnResourceUpdated: func(uri string) { stale <- uri }, // on the read loop: return quickly
+//	})
+//	list, err := s.ListResources(ctx, nil) // follows every page
+//	parts, err := s.ReadResource(ctx, list.Items[0].URI)
+//
+// Typed calls check the server's capabilities first and fail with
+// [KindUnsupported] ([ErrNotSupported]) without sending anything ([Session.Supports] asks the
+// same question). resources/updated is delivered on the read loop, in order
+// with responses, so a caller can tell a read that may hold a stale snapshot.
+// A read keeps every part of its contents, in order, with the presence of
+// text and blob kept. Frames and contents are decoded by a validating
+// scanner of the package's own (it accepts exactly what encoding/json
+// accepts) that takes base64 blobs as views of the frame; what it does not
+// expect goes to encoding/json.
+//
+// Every failed call returns an [*Error]: the peer's JSON-RPC code, message
+// and data byte for byte, the method and URI, and a [Kind] saying what a
+// caller can do about it ([Classify]). It wraps one of the sentinel errors
+// ([ErrClosed], [ErrTimeout], ...) or the peer's *jsonrpc.Error; use
+// errors.Is, [AsError], [ErrorCode] or [IsNotFound].
+//
+// # Server
+//
+// [Endpoint] is an http.Handler that enforces the contract before the
+// upgrade (allowed Origin and Host, DNS rebinding refused, a valid token,
+// a connection cap; see [EndpointOptions]) and hands each connection to a
+// function as a [Conn], which is a go-sdk mcp.Connection. [ServerHandler]
+// and [Serve] run go-sdk servers over it, one per connection if wanted, so a
+// server holds only what that connection's principal may see.
+//
+// The relay frame codec ([EncodeRelayAnswer], [DecodeRelayAnswer],
+// [DecodeRelayAsk]) frames a provider relay's read-resource exchange.
+//
+// # Browser
+//
+// Under GOOS=js the client is the same API over the browser's own WebSocket
+// (through syscall/js, in socket_js.go) instead of coder/websocket, whose
+// browser build would link net/http. Differences:
+//
+//   - The server side does not exist: [Endpoint], [EndpointOptions],
+//     [ServerHandler], [Serve], [Transport] and [HostIsLoopback] are native
+//     only, and the wasm build never links go-sdk's mcp package.
+//   - A frame over the read limit is refused after the browser has received
+//     it whole; natively it is refused while it is read.
+//   - A page may send only close codes 1000 and 3000–4999, so another code
+//     is sent as 1000 with a reason naming the intended one.
+//   - Frames arrive on the JavaScript event loop and are queued; a Session
+//     must be used from goroutines, never by blocking inside a js.Func.
+package bridge
