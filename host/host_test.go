@@ -33,6 +33,12 @@ type docServer struct {
 	subs    map[string]int
 	cancels atomic.Int64
 	conns   []*bridge.Conn
+	latency time.Duration // every read answers this long after its snapshot
+	lists   atomic.Int64  // resources/list requests
+	// listLatency delays resources/list answers; unsubDelay the
+	// unsubscribe handler (the subscription ends when it returns).
+	listLatency, unsubDelay time.Duration
+	onConn  func(*bridge.Conn)
 }
 
 func newDocServer(t *testing.T, docs map[string]string) (*docServer, string) {
@@ -47,6 +53,10 @@ func newDocServer(t *testing.T, docs map[string]string) (*docServer, string) {
 		},
 		UnsubscribeHandler: func(_ context.Context, r *mcp.UnsubscribeRequest) error {
 			d.mu.Lock()
+			delay := d.unsubDelay
+			d.mu.Unlock()
+			time.Sleep(delay)
+			d.mu.Lock()
 			d.subs[r.Params.URI]--
 			d.mu.Unlock()
 			return nil
@@ -55,10 +65,26 @@ func newDocServer(t *testing.T, docs map[string]string) (*docServer, string) {
 	for uri := range docs {
 		d.add(uri)
 	}
+	d.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "resources/list" {
+				d.lists.Add(1)
+				d.mu.Lock()
+				lat := d.listLatency
+				d.mu.Unlock()
+				time.Sleep(lat)
+			}
+			return next(ctx, method, req)
+		}
+	})
 	srv := httptest.NewServer(bridge.ServerHandler(nil, func(c *bridge.Conn) *mcp.Server {
 		d.mu.Lock()
 		d.conns = append(d.conns, c)
+		hook := d.onConn
 		d.mu.Unlock()
+		if hook != nil {
+			hook(c)
+		}
 		return d.Server
 	}))
 	t.Cleanup(srv.Close)
@@ -82,7 +108,15 @@ func (d *docServer) handler(ctx context.Context, r *mcp.ReadResourceRequest) (*m
 	if failing {
 		d.fail[uri]--
 	}
+	lat := d.latency
 	d.mu.Unlock()
+	if lat > 0 {
+		select {
+		case <-time.After(lat):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	if g != nil {
 		select {
 		case <-g:
@@ -149,6 +183,12 @@ func (r *recorder) wait(t *testing.T, typ, uri string) host.Event {
 			t.Fatalf("no %s event for %q", typ, uri)
 		}
 	}
+}
+
+func (r *recorder) events() []host.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]host.Event(nil), r.ev...)
 }
 
 func (r *recorder) count(typ string) int {
