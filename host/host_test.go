@@ -38,7 +38,7 @@ type docServer struct {
 	// listLatency delays resources/list answers; unsubDelay the
 	// unsubscribe handler (the subscription ends when it returns).
 	listLatency, unsubDelay time.Duration
-	onConn  func(*bridge.Conn)
+	onConn                  func(*bridge.Conn)
 }
 
 func newDocServer(t *testing.T, docs map[string]string) (*docServer, string) {
