@@ -412,11 +412,20 @@ func TestModel(t *testing.T) {
 			seeds = append(seeds, uint64(i+1))
 		}
 	}
-	for _, seed := range seeds {
-		if !runModel(t, seed, stats) {
-			t.Fatalf("seed %d failed: rerun with go test ./host -run TestModel -model.seed=%d -v", seed, seed)
+	// Two shards in parallel: the bubbles are independent and this machine
+	// has two cores.
+	t.Run("shards", func(t *testing.T) {
+		for shard := range 2 {
+			t.Run(strconv.Itoa(shard), func(t *testing.T) {
+				t.Parallel()
+				for i := shard; i < len(seeds); i += 2 {
+					if !runModel(t, seeds[i], stats) {
+						t.Fatalf("seed %d failed: rerun with go test ./host -run TestModel -model.seed=%d -v", seeds[i], seeds[i])
+					}
+				}
+			})
 		}
-	}
+	})
 	var ws []string
 	for k, n := range stats.windows {
 		ws = append(ws, fmt.Sprintf("  %-62s %6d", k, n))

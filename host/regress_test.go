@@ -23,6 +23,7 @@ import (
 // then subscribed: the notification went to nobody and the attachment said
 // fresh with the old copy.
 func TestRegressFirstAttachSeesChangeDuringRead(t *testing.T) {
+	t.Parallel()
 	const u = "docs://r/first"
 	d, url := newDocServer(t, map[string]string{u: "v1"})
 	h, _ := connect(t, url, nil)
@@ -50,6 +51,7 @@ func TestRegressFirstAttachSeesChangeDuringRead(t *testing.T) {
 // For #12: a re-attach whose read started before an update must not
 // overwrite the newer copy the update applied.
 func TestRegressReattachDoesNotOverwriteNewer(t *testing.T) {
+	t.Parallel()
 	const u = "docs://r/reattach"
 	d, url := newDocServer(t, map[string]string{u: "v1"})
 	h, rec := connect(t, url, nil)
@@ -90,6 +92,7 @@ func TestRegressReattachDoesNotOverwriteNewer(t *testing.T) {
 // must keep arriving while the stream lasts, and end on the last version.
 // The old engine discarded every read an update overtook: none applied.
 func TestRegressSustainedUpdatesDoNotStarve(t *testing.T) {
+	t.Parallel()
 	const u = "docs://r/hot"
 	d, url := newDocServer(t, map[string]string{u: "v0"})
 	h, rec := connect(t, url, nil)
@@ -119,6 +122,7 @@ func TestRegressSustainedUpdatesDoNotStarve(t *testing.T) {
 // timed-out refresh read marked the fresh copy stale (and lowered appliedSeq),
 // so it stayed stale.
 func TestRegressRefreshDoesNotRegress(t *testing.T) {
+	t.Parallel()
 	const u = "docs://r/refresh"
 	d, url := newDocServer(t, map[string]string{u: "v1"})
 	h, rec := connect(t, url, &host.Options{RefreshDeadline: 300 * time.Millisecond})
@@ -153,6 +157,7 @@ func TestRegressRefreshDoesNotRegress(t *testing.T) {
 // the attachment subscribed on the dead session only (or fail the attach):
 // it completes on the next session, and updates keep coming.
 func TestRegressReconnectDuringAttach(t *testing.T) {
+	t.Parallel()
 	const u = "docs://r/reconnect"
 	d, url := newDocServer(t, map[string]string{u: "v1"})
 	h, rec := connect(t, url, nil)
@@ -183,6 +188,7 @@ func TestRegressReconnectDuringAttach(t *testing.T) {
 // (the old engine's fire-and-forget unsubscribe could land after the new
 // subscribe).
 func TestRegressDetachThenQuickReattach(t *testing.T) {
+	t.Parallel()
 	const u = "docs://r/flip"
 	d, url := newDocServer(t, map[string]string{u: "v0"})
 	d.unsubDelay = 50 * time.Millisecond // the unsubscribe is still running when the re-attach subscribes
@@ -209,6 +215,7 @@ func TestRegressDetachThenQuickReattach(t *testing.T) {
 // For #12: a burst of list_changed must not start a re-listing each: at most
 // one runs and one is queued.
 func TestRegressListChangedBurstCoalesces(t *testing.T) {
+	t.Parallel()
 	d, url := newDocServer(t, map[string]string{"docs://r/a": "a"})
 	h, rec := connect(t, url, nil)
 	if _, _, err := h.Resources(context.Background()); err != nil {
@@ -241,6 +248,7 @@ func TestRegressListChangedBurstCoalesces(t *testing.T) {
 // For #12: updated means the content changed: not on a refresh of an
 // unchanged document, not on a bare notification.
 func TestRegressNoUpdatedWithoutChange(t *testing.T) {
+	t.Parallel()
 	const u = "docs://r/same"
 	d, url := newDocServer(t, map[string]string{u: "same"})
 	h, rec := connect(t, url, nil)
@@ -266,6 +274,7 @@ func TestRegressNoUpdatedWithoutChange(t *testing.T) {
 // For #12: gone fires once per disappearance, and a gone attachment is not
 // re-read on every later list_changed.
 func TestRegressGoneOncePerDisappearance(t *testing.T) {
+	t.Parallel()
 	const u = "docs://r/bye"
 	d, url := newDocServer(t, map[string]string{u: "here", "docs://r/other": "x"})
 	h, rec := connect(t, url, nil)
@@ -301,6 +310,7 @@ func TestRegressGoneOncePerDisappearance(t *testing.T) {
 // resource_link to it (server-everything's gzip-file-as-resource): the link
 // is dropped only after a confirming read put the new bytes in the context.
 func TestRegressToolLinkConfirmsAttachment(t *testing.T) {
+	t.Parallel()
 	const u = "docs://r/tool"
 	d, url := newDocServer(t, map[string]string{u: "old bytes"})
 	mcp.AddTool(d.Server, &mcp.Tool{Name: "rewrite"}, func(ctx context.Context, r *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
@@ -346,6 +356,7 @@ func TestRegressToolLinkConfirmsAttachment(t *testing.T) {
 // For #12: a peer that fails right after each handshake must not cause a
 // tight reconnect loop: the backoff is not reset by a short-lived session.
 func TestRegressReconnectBackoffNotResetByShortSessions(t *testing.T) {
+	t.Parallel()
 	d, url := newDocServer(t, map[string]string{"docs://r/x": "x"})
 	var dials atomic.Int64
 	d.mu.Lock()
