@@ -50,8 +50,10 @@ check:
 	@if git grep -l '"syscall/js"' -- '*.go' | grep -v '^wasm/' | grep -v '_js\.go$$'; then \
 	  echo "FAIL: syscall/js imported outside wasm/"; exit 1; fi
 
+MODEL_REPORT := $(or $(TMPDIR),/tmp)/mcphost-model-report.txt
 unit:
-	$(GO) test -race -count=1 -timeout 15m ./...
+	MCPHOST_MODEL_REPORT=$(MODEL_REPORT) $(GO) test -race -count=1 -timeout 15m ./...
+	@cat $(MODEL_REPORT) 2>/dev/null; rm -f $(MODEL_REPORT)
 
 ## e2e: browser and interop tests (node --test, headless Debian chromium via playwright-core)
 e2e: build
@@ -63,6 +65,7 @@ fuzz-short:
 
 fuzz:
 	bash scripts/fuzz.sh $(or $(FUZZTIME),2m)
+	$(GO) test -count=1 -run 'TestModel$$' -model.runs=$(or $(MODEL_RUNS),50000) -v ./host | tail -20
 
 ## bench: Go benchmarks of every package (and the browser side-by-side bench when present)
 bench: build

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -412,20 +413,26 @@ func TestModel(t *testing.T) {
 			seeds = append(seeds, uint64(i+1))
 		}
 	}
-	// Two shards in parallel: the bubbles are independent and this machine
-	// has two cores.
-	t.Run("shards", func(t *testing.T) {
-		for shard := range 2 {
-			t.Run(strconv.Itoa(shard), func(t *testing.T) {
-				t.Parallel()
-				for i := shard; i < len(seeds); i += 2 {
-					if !runModel(t, seeds[i], stats) {
-						t.Fatalf("seed %d failed: rerun with go test ./host -run TestModel -model.seed=%d -v", seeds[i], seeds[i])
-					}
+	// Two shards at once (goroutines; the bubbles are independent and this
+	// machine has two cores), beside the other parallel tests.
+	t.Parallel()
+	var wg sync.WaitGroup
+	for shard := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := shard; i < len(seeds); i += 2 {
+				if !runModel(t, seeds[i], stats) {
+					t.Errorf("seed %d failed: rerun with go test ./host -run TestModel -model.seed=%d -v", seeds[i], seeds[i])
+					return
 				}
-			})
-		}
-	})
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
 	var ws []string
 	for k, n := range stats.windows {
 		ws = append(ws, fmt.Sprintf("  %-62s %6d", k, n))
@@ -436,7 +443,11 @@ func TestModel(t *testing.T) {
 		ops = append(ops, fmt.Sprintf("%s=%d", k, n))
 	}
 	sort.Strings(ops)
-	t.Logf("%d interleavings; operations: %s; race windows hit:\n%s", len(seeds), strings.Join(ops, " "), strings.Join(ws, "\n"))
+	report := fmt.Sprintf("host model test: %d interleavings; operations: %s; race windows hit:\n%s\n", len(seeds), strings.Join(ops, " "), strings.Join(ws, "\n"))
+	t.Log(report)
+	if f := os.Getenv("MCPHOST_MODEL_REPORT"); f != "" {
+		os.WriteFile(f, []byte(report), 0o644)
+	}
 	for _, w := range []string{"update during first attach", "update during a read", "re-attach while a read is in flight",
 		"read applied while another is demanded (sustained progress)", "refresh while a read is in flight", "reconnect during attach",
 		"list_changed coalesced", "tool result names an attached document", "detach then quick re-attach", "concurrent attach joins a pending one"} {
