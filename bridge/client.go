@@ -47,6 +47,12 @@ type Options struct {
 	PageCap int
 	// Token is sent as the subprotocol entry "mcp.token.<token>".
 	Token string
+	// Protocol is the revision to speak: [ProtocolAuto] (the default:
+	// server/discover, falling back to initialize at 2025-11-25 on any
+	// error), [ProtocolModern] (2026-07-28 only: connecting to a legacy-only
+	// server fails with kind unsupported) or [ProtocolLegacy] (initialize
+	// only, as before 2026-07-28).
+	Protocol string
 	// OnResourceUpdated receives notifications/resources/updated. Unlike the
 	// other handlers it runs on the read loop, in order with responses, so a
 	// host can tell that a read whose response arrives after an update may
@@ -84,6 +90,11 @@ type Session struct {
 
 	notes *queue
 	subs  subs
+
+	modern   bool // 2026-07-28: _meta on every request, listens, no ping
+	metaOnce sync.Once
+	metaJSON []byte
+	listens  listens
 }
 
 // Dial opens a WebSocket to url with subprotocol "mcp", performs initialize
@@ -127,7 +138,7 @@ func Dial(ctx context.Context, url string, opts *Options) (*Session, error) {
 		return nil, newError(KindProtocol, ErrProtocol, "", "", "dial %s: server did not select subprotocol %q (got %q)", url, Subprotocol, p)
 	}
 	s := newSession(newConn(ws, o.ReadLimit), o)
-	if err := s.initialize(ctx); err != nil {
+	if err := s.handshake(ctx); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -155,9 +166,9 @@ func newSession(c *Conn, o Options) *Session {
 // version, capabilities, serverInfo and instructions.
 func (s *Session) InitializeResult() InitializeResult { return s.init }
 
-func (s *Session) initialize(ctx context.Context) error {
+func (s *Session) initialize(ctx context.Context, version string) error {
 	params := map[string]any{
-		"protocolVersion": ProtocolVersion,
+		"protocolVersion": version,
 		"capabilities":    s.o.Capabilities,
 		"clientInfo":      s.o.ClientInfo,
 	}
@@ -167,7 +178,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	}
 	if !contains(SupportedVersions, res.ProtocolVersion) {
 		return newError(KindProtocol, ErrProtocol, "initialize", "",
-			"server answered protocol version %q to our %q; this client supports %v", res.ProtocolVersion, ProtocolVersion, SupportedVersions)
+			"server answered protocol version %q to our %q; this client supports %v", res.ProtocolVersion, version, SupportedVersions)
 	}
 	if len(res.RawCapabilities) > 0 {
 		if err := json.Unmarshal(res.RawCapabilities, &res.Capabilities); err != nil {
@@ -186,6 +197,7 @@ func (s *Session) Close() error {
 	s.end(newError(KindUnavailable, ErrClosed, "", "", "session closed"))
 	s.conn.Close()
 	s.subs.stop()
+	s.listens.stop()
 	return nil
 }
 
@@ -252,6 +264,10 @@ func (s *Session) readLoop() {
 			s.answer(env)
 		case env.method == "notifications/resources/updated":
 			s.updated(env)
+		case env.method == "notifications/subscriptions/acknowledged":
+			s.acknowledged(env.params)
+		case env.method == "notifications/cancelled":
+			s.serverCancelled(env.params)
 		default:
 			s.notes.pushFunc(func() { s.dispatch(env) })
 		}
@@ -328,7 +344,7 @@ func (s *Session) deliver(r *envelope) {
 // -32601, never silence.
 func (s *Session) answer(r *envelope) {
 	var msg string
-	if r.method == "ping" {
+	if r.method == "ping" && !s.modern { // 2026-07-28 has no ping
 		msg = fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`, r.id)
 	} else {
 		m, _ := stdjson.Marshal("method not found: " + r.method + " (this client implements no server-to-client requests but ping)")
@@ -345,6 +361,9 @@ func (s *Session) updated(r *envelope) {
 	if err := json.Unmarshal(r.params, &p); err != nil || p.URI == "" {
 		s.protocolError(fmt.Errorf("%w: notifications/resources/updated without a uri: %s", ErrProtocol, r.params))
 		return
+	}
+	if s.modern && !s.fromListen(r.params) {
+		return // from a listen this session cancelled
 	}
 	if s.o.OnResourceUpdated != nil {
 		s.o.OnResourceUpdated(p.URI)
@@ -409,69 +428,137 @@ func (s *Session) timeoutFor(method string) time.Duration {
 
 // call performs one request. uri names the resource for error messages.
 func (s *Session) call(ctx context.Context, method, uri string, params, result any) error {
-	if err := s.connErr(); err != nil {
-		return s.callErr(err, method, uri)
+	var raw []byte
+	if params != nil {
+		var err error
+		if raw, err = stdjson.Marshal(params); err != nil {
+			return newError(KindInvalid, err, method, uri, "encode params: %v", err)
+		}
 	}
+	_, err := s.callMeta(ctx, method, uri, raw, result)
+	return err
+}
+
+// callMeta performs one request with encoded params, adding the per-request
+// metadata in the 2026-07-28 revision and following input_required rounds,
+// and returns the revision fields of the result.
+func (s *Session) callMeta(ctx context.Context, method, uri string, params []byte, result any) (resultMeta, error) {
+	if s.modern {
+		params = s.withMeta(params)
+	}
+	var meta resultMeta
+	err := s.callRaw(ctx, method, uri, params, result, s.modern, &meta)
+	return meta, err
+}
+
+// callRaw performs a request whose params are already encoded (nil: none).
+// With modern, results follow the 2026-07-28 rules (resultType, MRTR); meta,
+// when not nil, receives the result's revision fields.
+func (s *Session) callRaw(ctx context.Context, method, uri string, params []byte, result any, modern bool, meta ...*resultMeta) error {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.timeoutFor(method))
 		defer cancel()
 	}
-	id := s.nextID.Add(1)
-	rid, _ := jsonrpc.MakeID(float64(id))
-	req := &jsonrpc.Request{ID: rid, Method: method}
-	if params != nil {
-		raw, err := stdjson.Marshal(params)
+	for round := 0; ; round++ {
+		raw, err := s.roundTrip(ctx, method, uri, params)
 		if err != nil {
-			return newError(KindInvalid, err, method, uri, "encode params: %v", err)
+			return err
 		}
-		req.Params = raw
+		if modern {
+			m, err := scanResultMeta(raw)
+			if err != nil {
+				return newError(KindProtocol, fmt.Errorf("%w: %v", ErrProtocol, err), method, uri, "malformed result: %v", err)
+			}
+			again, err := checkResult(method, uri, m)
+			if err != nil {
+				return err
+			}
+			if again {
+				if round+1 >= maxInputRounds {
+					return newError(KindProtocol, errInputRounds, method, uri, "still input_required after %d rounds", maxInputRounds)
+				}
+				// A new id, the state echoed verbatim.
+				params = withRequestState(params, m.requestState)
+				continue
+			}
+			if len(meta) > 0 && meta[0] != nil {
+				*meta[0] = m
+			}
+		}
+		if result == nil {
+			return nil
+		}
+		if r, ok := result.(*stdjson.RawMessage); ok {
+			*r = raw
+			return nil
+		}
+		if len(raw) == 0 {
+			return newError(KindProtocol, ErrProtocol, method, uri, "response has no result")
+		}
+		if err := json.Unmarshal(raw, result); err != nil {
+			return newError(KindProtocol, fmt.Errorf("%w: %v", ErrProtocol, err), method, uri, "malformed result: %v", err)
+		}
+		return nil
 	}
+}
+
+// start registers a pending request and sends it; the response arrives on
+// the returned channel (closed when the session ends).
+func (s *Session) start(method, uri string, params []byte) (int64, chan *envelope, error) {
+	id := s.nextID.Add(1)
+	ch, err := s.send(id, method, uri, params)
+	return id, ch, err
+}
+
+// send is start with an id taken earlier.
+func (s *Session) send(id int64, method, uri string, params []byte) (chan *envelope, error) {
+	rid, _ := jsonrpc.MakeID(float64(id))
+	req := &jsonrpc.Request{ID: rid, Method: method, Params: params}
 	ch := make(chan *envelope, 1)
 	s.mu.Lock()
 	if s.err != nil {
 		err := s.err
 		s.mu.Unlock()
-		return s.callErr(err, method, uri)
+		return nil, s.callErr(err, method, uri)
 	}
 	s.pending[id] = ch
 	s.mu.Unlock()
-
 	if err := s.conn.Write(context.Background(), req); err != nil {
 		s.take(id)
 		if cerr := s.connErr(); cerr != nil {
-			return s.callErr(cerr, method, uri)
+			return nil, s.callErr(cerr, method, uri)
 		}
-		return newError(KindUnavailable, err, method, uri, "send: %v", err)
+		return nil, newError(KindUnavailable, err, method, uri, "send: %v", err)
+	}
+	return ch, nil
+}
+
+// roundTrip sends one request and waits for its result, cancelling it on
+// the wire when ctx ends first.
+func (s *Session) roundTrip(ctx context.Context, method, uri string, params []byte) ([]byte, error) {
+	if err := s.connErr(); err != nil {
+		return nil, s.callErr(err, method, uri)
+	}
+	id, ch, err := s.start(method, uri, params)
+	if err != nil {
+		return nil, err
 	}
 	select {
 	case resp, ok := <-ch:
 		if !ok {
-			return s.callErr(s.connErr(), method, uri)
+			return nil, s.callErr(s.connErr(), method, uri)
 		}
 		if resp.err != nil {
-			return fromWire(method, uri, resp.err)
+			return nil, s.fromWire(method, uri, resp.err)
 		}
-		if result == nil {
-			return nil
-		}
-		if raw, ok := result.(*stdjson.RawMessage); ok {
-			*raw = resp.result
-			return nil
-		}
-		if len(resp.result) == 0 {
-			return newError(KindProtocol, ErrProtocol, method, uri, "response has no result")
-		}
-		if err := json.Unmarshal(resp.result, result); err != nil {
-			return newError(KindProtocol, fmt.Errorf("%w: %v", ErrProtocol, err), method, uri, "malformed result: %v", err)
-		}
-		return nil
+		return resp.result, nil
 	case <-ctx.Done():
 		if s.take(id) != nil && method != "initialize" {
 			// Best effort, off the caller's path: the late response is ignored.
 			go s.notify("notifications/cancelled", map[string]any{"requestId": id, "reason": context.Cause(ctx).Error()})
 		}
-		return fromContext(ctx, method, uri)
+		return nil, fromContext(ctx, method, uri)
 	}
 }
 

@@ -100,7 +100,10 @@ var notFoundMessage = regexp.MustCompile(`(?i)not[ _-]?found`)
 // Classify derives the [Kind] of a JSON-RPC error: not found is -32002, or
 // -32602 whose data.uri is set or whose message says not found (the
 // 2026-07-28 rule, SEP-2164); -32603 and -32003 are unavailable (retryable);
-// other -32602, -32600 and -32700 are invalid; -32601 is unsupported.
+// other -32602, -32600 and -32700 are invalid; -32601, -32021 (a required
+// client capability is missing) and -32022 (unsupported protocol version,
+// data.supported lists the server's) are unsupported; -32020 (HTTP headers
+// contradict the body) is protocol.
 func Classify(code int64, message string, data json.RawMessage) Kind {
 	switch code {
 	case CodeResourceNotFound:
@@ -116,8 +119,23 @@ func Classify(code int64, message string, data json.RawMessage) Kind {
 		return KindUnsupported
 	case CodeInternalError, CodeClosing:
 		return KindUnavailable
+	case CodeUnsupportedProtocolVersn, CodeMissingClientCapability:
+		return KindUnsupported
+	case CodeHeaderMismatch:
+		return KindProtocol
 	}
 	return KindPermanent
+}
+
+// fromWire classifies a JSON-RPC error by the session's revision: in
+// 2026-07-28 the codes -32000..-32019 other than -32002 carry no assumed
+// meaning, so -32003 is not retryable there.
+func (s *Session) fromWire(method, uri string, we *jsonrpc.Error) *Error {
+	e := fromWire(method, uri, we)
+	if s.modern && we.Code == CodeClosing {
+		e.Kind = KindPermanent
+	}
+	return e
 }
 
 func dataURI(data json.RawMessage) string {

@@ -5,6 +5,7 @@ import (
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	json "github.com/segmentio/encoding/json"
 )
@@ -21,6 +22,10 @@ type List[T any] struct {
 	// Truncated is set when the listing stopped before the server's last
 	// page (a repeated cursor, the page cap, or a failed page).
 	Truncated bool
+	// TTL and CacheScope are the last page's ttlMs and cacheScope
+	// (2026-07-28; zero and "" otherwise).
+	TTL        time.Duration
+	CacheScope string
 }
 
 // A PageFunc sees each page as it arrives, so a UI can stream a long list.
@@ -107,7 +112,7 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 			return out, newError(KindLimit, nil, method, "", "stopped after the page cap of %d pages; returning the %d entries gathered", s.o.PageCap, len(out.Items))
 		}
 		var params any
-		if cursor != "" {
+		if out.Pages > 0 {
 			params = map[string]string{"cursor": cursor}
 		}
 		var raw stdjson.RawMessage
@@ -116,6 +121,7 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 			return out, err
 		}
 		var nextCursor string
+		hasNext := false
 		var fields map[string]stdjson.RawMessage
 		if err := json.Unmarshal(raw, &fields); err != nil {
 			out.Truncated = true
@@ -134,6 +140,12 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 				out.Truncated = true
 				return out, newError(KindProtocol, ErrProtocol, method, "", "nextCursor is not a string: %s", nc)
 			}
+			// 2026-07-28: an empty-string cursor is a cursor, not the end.
+			hasNext = nextCursor != "" || s.modern
+		}
+		if s.modern {
+			m, _ := scanResultMeta(raw)
+			out.TTL, out.CacheScope = m.ttl, m.cacheScope
 		}
 		out.Pages++
 		good := make([]T, 0, len(items))
@@ -161,7 +173,7 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 		if onPage != nil {
 			onPage(good, bad)
 		}
-		if nextCursor == "" {
+		if !hasNext {
 			return out, nil
 		}
 		if seen[nextCursor] {
@@ -190,15 +202,43 @@ func (e *PartsError) Error() string {
 // protocol error. Malformed parts are reported in a [*PartsError] alongside
 // the good ones.
 func (s *Session) ReadResource(ctx context.Context, uri string) ([]ResourceContents, error) {
+	r, err := s.Read(ctx, uri)
+	if r == nil {
+		return nil, err
+	}
+	return r.Contents, err
+}
+
+// A ReadResult is a resources/read result with its caching fields.
+type ReadResult struct {
+	Contents []ResourceContents
+	// TTL is how long the result may be reused for the same read
+	// (2026-07-28 ttlMs); 0 means re-read every time. Zero in older
+	// revisions, whatever the server sends.
+	TTL time.Duration
+	// CacheScope is the result's cacheScope: "private" (never share across
+	// authorization contexts), "public" or "".
+	CacheScope string
+}
+
+// Read is [Session.ReadResource] with the result's caching fields. The
+// error may be a [*PartsError] with a result.
+func (s *Session) Read(ctx context.Context, uri string) (*ReadResult, error) {
 	const method = "resources/read"
 	if err := s.gate(method, uri); err != nil {
 		return nil, err
 	}
 	var raw stdjson.RawMessage
-	if err := s.call(ctx, method, uri, map[string]string{"uri": uri}, &raw); err != nil {
+	b, _ := stdjson.Marshal(map[string]string{"uri": uri})
+	meta, err := s.callMeta(ctx, method, uri, b, &raw)
+	if err != nil {
 		return nil, err
 	}
-	return DecodeReadResult(uri, raw)
+	contents, err := DecodeReadResult(uri, raw)
+	if contents == nil && err != nil {
+		return nil, err
+	}
+	return &ReadResult{Contents: contents, TTL: meta.ttl, CacheScope: meta.cacheScope}, err
 }
 
 // DecodeReadResult decodes the result of resources/read for uri.

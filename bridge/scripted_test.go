@@ -78,6 +78,9 @@ func startScripted(t *testing.T, p *scripted) string {
 			switch {
 			case m.Method == "initialize":
 				out = []string{result(m.ID, fmt.Sprintf(`{"protocolVersion":%q,"capabilities":%s,"serverInfo":{"name":"scripted","version":"0"}}`, p.version, p.caps))}
+			case m.Method == "server/discover":
+				// A legacy peer, as the TypeScript SDK v1 answers the probe.
+				out = []string{rpcError(m.ID, -32601, "Method not found", "")}
 			case m.ID == nil: // notification
 			case p.reply != nil:
 				out = p.reply(c, m.ID, m.Method, m.Params)
@@ -347,7 +350,7 @@ func TestAnswersToServerRequests(t *testing.T) {
 			}
 		}
 	}))
-	s := dial(t, url, nil)
+	s := dial(t, url, &bridge.Options{Protocol: bridge.ProtocolLegacy}) // a hand-written legacy peer that ignores the probe
 	if _, err := s.ListTools(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -478,7 +481,7 @@ func TestFaults(t *testing.T) {
 			}
 		}))
 		p.errs = make(chan error, 4)
-		s := dial(t, url, nil)
+		s := dial(t, url, &bridge.Options{Protocol: bridge.ProtocolLegacy})
 		_, err := s.ReadResource(ctx, "x://y")
 		if e, ok := bridge.AsError(err); !ok || e.Kind != bridge.KindUnavailable || !strings.Contains(err.Error(), "binary frame") {
 			t.Fatalf("err = %v", err)

@@ -35,14 +35,15 @@ type goServer struct {
 	subs      chan string
 }
 
-func newGoServer(t *testing.T, n int) *goServer {
+func newGoServer(t *testing.T, n int, versions ...string) *goServer {
 	t.Helper()
 	g := &goServer{cancelled: make(chan string, 4), slow: make(chan struct{}), subs: make(chan string, 4)}
 	g.blob = make([]byte, 1<<20)
 	rand.New(rand.NewSource(1)).Read(g.blob)
 	g.Server = mcp.NewServer(&mcp.Implementation{Name: "go-sdk-test", Version: "1"}, &mcp.ServerOptions{
-		PageSize:     4,
-		Instructions: "use the docs",
+		PageSize:                  4,
+		Instructions:              "use the docs",
+		SupportedProtocolVersions: versions,
 		SubscribeHandler: func(ctx context.Context, r *mcp.SubscribeRequest) error {
 			g.subs <- r.Params.URI
 			return nil
@@ -109,15 +110,63 @@ func dial(t *testing.T, url string, o *bridge.Options) *bridge.Session {
 }
 
 func TestGoSDKServer(t *testing.T) {
-	g := newGoServer(t, 10)
+	// go-sdk v1.8.0 in its three configurations: both revisions (the
+	// default, auto, speaks 2026-07-28), 2026-07-28 only, 2025-11-25 only
+	// (auto falls back to initialize), and a client pinned to the legacy
+	// revision against a dual server.
+	for _, cfg := range []struct {
+		name     string
+		versions []string
+		protocol string
+		want     string
+	}{
+		{"dual", nil, "", bridge.ProtocolModern},
+		{"modern only", []string{"2026-07-28"}, "", bridge.ProtocolModern},
+		{"legacy only", []string{"2025-11-25"}, "", bridge.ProtocolLegacy},
+		{"dual, client pinned legacy", nil, bridge.ProtocolLegacy, bridge.ProtocolLegacy},
+		{"modern only, client pinned modern", []string{"2026-07-28"}, bridge.ProtocolModern, bridge.ProtocolModern},
+	} {
+		t.Run(cfg.name, func(t *testing.T) { testGoSDKServer(t, cfg.versions, cfg.protocol, cfg.want) })
+	}
+}
+
+// watchRec records what a session's Watcher is told.
+type watchRec struct {
+	acked, updated, listChanged chan string
+	refused                     chan error
+}
+
+func newWatchRec() *watchRec {
+	return &watchRec{acked: make(chan string, 16), updated: make(chan string, 16), listChanged: make(chan string, 16), refused: make(chan error, 16)}
+}
+func (w *watchRec) Acked(uri string)             { w.acked <- uri }
+func (w *watchRec) Refused(uri string, err error) { w.refused <- err }
+func (w *watchRec) Lost([]string, error)          {}
+func (w *watchRec) Updated(uri string)            { w.updated <- uri }
+func (w *watchRec) ListChanged()                  { w.listChanged <- "" }
+
+func recv[T any](t *testing.T, ch chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no %s", what)
+	}
+	var zero T
+	return zero
+}
+
+func testGoSDKServer(t *testing.T, versions []string, protocol, want string) {
+	g := newGoServer(t, 10, versions...)
 	url := serve(t, bridge.ServerHandler(nil, func(*bridge.Conn) *mcp.Server { return g.Server }))
-	updated := make(chan string, 4)
-	s := dial(t, url, &bridge.Options{OnResourceUpdated: func(uri string) { updated <- uri }})
+	w := newWatchRec()
+	s := dial(t, url, &bridge.Options{Watcher: w, Protocol: protocol})
 	ctx := context.Background()
 
 	init := s.InitializeResult()
-	if init.ProtocolVersion != bridge.ProtocolVersion || init.ServerInfo.Name != "go-sdk-test" || init.Instructions != "use the docs" {
-		t.Fatalf("initialize result = %+v", init)
+	if init.ProtocolVersion != want || init.ServerInfo.Name != "go-sdk-test" || init.Instructions != "use the docs" {
+		t.Fatalf("handshake result = %+v", init)
 	}
 
 	t.Run("list across pages", func(t *testing.T) {
@@ -165,24 +214,41 @@ func TestGoSDKServer(t *testing.T) {
 			t.Fatalf("complete = %+v, %v", c, err)
 		}
 	})
-	t.Run("subscribe and updated", func(t *testing.T) {
-		if err := s.Subscribe(ctx, "mem://doc/01"); err != nil {
-			t.Fatal(err)
+	t.Run("watch and updated", func(t *testing.T) {
+		s.Watch([]string{"mem://doc/01"}, nil)
+		if got := recv(t, w.acked, "Acked"); got != "mem://doc/01" {
+			t.Fatalf("acked %q", got)
 		}
-		if got := <-g.subs; got != "mem://doc/01" {
+		if got := recv(t, g.subs, "subscription on the server"); got != "mem://doc/01" {
 			t.Fatalf("server saw subscribe %q", got)
 		}
 		if err := g.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "mem://doc/01"}); err != nil {
 			t.Fatal(err)
 		}
-		select {
-		case u := <-updated:
-			if u != "mem://doc/01" {
-				t.Fatalf("updated %q", u)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatal("no updated notification")
+		if u := recv(t, w.updated, "updated notification"); u != "mem://doc/01" {
+			t.Fatalf("updated %q", u)
 		}
+		// A second URI, then the first removed: the second keeps updating
+		// and list changes keep coming (go-sdk's listen defect must not bite).
+		s.Watch([]string{"mem://doc/02"}, nil)
+		recv(t, w.acked, "Acked of the second URI")
+		recv(t, g.subs, "second subscription")
+		s.Watch(nil, []string{"mem://doc/01"})
+		time.Sleep(100 * time.Millisecond) // the removal lands (a listen ends)
+		if err := g.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "mem://doc/02"}); err != nil {
+			t.Fatal(err)
+		}
+		if u := recv(t, w.updated, "updated notification after another URI's removal"); u != "mem://doc/02" {
+			t.Fatalf("updated %q", u)
+		}
+		for len(w.listChanged) > 0 { // re-list requests after the listen replacement
+			<-w.listChanged
+		}
+		g.AddResource(&mcp.Resource{URI: "mem://new", Name: "new"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "mem://new", Text: "n"}}}, nil
+		})
+		recv(t, w.listChanged, "list_changed after a listen ended")
+		g.RemoveResources("mem://new")
 	})
 	t.Run("not found", func(t *testing.T) {
 		_, err := s.ReadResource(ctx, "mem://missing")

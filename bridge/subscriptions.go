@@ -67,6 +67,10 @@ type sub struct {
 // answered by the [Watcher] in Options with Acked or Refused.
 func (s *Session) Watch(add, remove []string) {
 	supported := s.Supports("resources/subscribe")
+	if s.modern && supported {
+		s.watchModern(add, remove)
+		return
+	}
 	s.subs.mu.Lock()
 	defer s.subs.mu.Unlock()
 	if s.subs.uris == nil {

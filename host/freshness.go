@@ -54,6 +54,10 @@ type entry struct {
 	subscribed bool // the session acknowledged the watch (generation subGen)
 	subGen     uint64
 
+	// cachedUntil is when the applied read result's ttlMs (2026-07-28)
+	// runs out: until then Refresh needs no re-read, unless an update came.
+	cachedUntil time.Time
+
 	want     bool      // a read is demanded after the current one
 	why      string    // what demanded it, for stale reasons
 	deadline time.Time // the latest deadline among the demands
@@ -168,8 +172,10 @@ func samePrints(a, b []print) bool {
 
 // need demands a read of e that starts after this call and returns its
 // ticket. The read is bounded by at least within from now. h.mu is held.
+// A demanded read never comes from a cache.
 func (h *Host) need(e *entry, why string, within time.Duration) uint64 {
 	e.want = true
+	e.cachedUntil = time.Time{}
 	e.why = why
 	if dl := time.Now().Add(within); dl.After(e.deadline) {
 		e.deadline = dl
@@ -207,22 +213,29 @@ func (h *Host) worker(e *entry) {
 		h.mu.Unlock()
 
 		ctx, cancel := context.WithDeadline(e.ctx, dl)
-		contents, err := h.readRetry(ctx, s, e.uri, retry)
+		res, err := h.readRetry(ctx, s, e.uri, retry)
 		timedOut := ctx.Err() != nil
 		cancel()
 
 		h.mu.Lock()
-		h.settle(e, t, s, why, timedOut, contents, err)
+		if res != nil {
+			h.settle(e, t, s, why, timedOut, res.Contents, err)
+			if e.applied == t && res.TTL > 0 && !e.want {
+				e.cachedUntil = time.Now().Add(res.TTL)
+			}
+		} else {
+			h.settle(e, t, s, why, timedOut, nil, err)
+		}
 		h.mu.Unlock()
 	}
 }
 
 // readRetry reads uri; with retry, retryable failures are retried with
 // capped backoff while ctx allows.
-func (h *Host) readRetry(ctx context.Context, s session, uri string, retry bool) ([]bridge.ResourceContents, error) {
+func (h *Host) readRetry(ctx context.Context, s session, uri string, retry bool) (*bridge.ReadResult, error) {
 	backoff := h.o.BackoffMin
 	for attempt := 0; ; attempt++ {
-		var contents []bridge.ResourceContents
+		var res *bridge.ReadResult
 		var err error
 		if s == nil || s.Err() != nil {
 			// Reconnecting: the next session may be there before ctx ends.
@@ -233,11 +246,11 @@ func (h *Host) readRetry(ctx context.Context, s session, uri string, retry bool)
 		if s == nil {
 			err = &bridge.Error{Kind: bridge.KindUnavailable, Message: "not connected (reconnecting)", Err: bridge.ErrConnectionLost}
 		} else {
-			contents, err = s.ReadResource(ctx, uri)
+			res, err = s.Read(ctx, uri)
 		}
 		var pe *bridge.PartsError
-		if err == nil || errors.As(err, &pe) {
-			return contents, err
+		if res != nil && (err == nil || errors.As(err, &pe)) {
+			return res, err
 		}
 		if !retry || !bridge.IsRetryable(err) || ctx.Err() != nil || attempt >= retryAttempts {
 			return nil, err
@@ -487,6 +500,9 @@ func (h *Host) Refresh(ctx context.Context) error {
 			continue
 		}
 		a := e.applied
+		if !e.reading && !e.want && e.cachedUntil.After(time.Now()) && allFresh(e) {
+			continue // its read result is still within its ttlMs, and no update came
+		}
 		if e.reading {
 			h.tr("refresh while a read is in flight")
 		}
@@ -495,6 +511,15 @@ func (h *Host) Refresh(ctx context.Context) error {
 	h.mu.Unlock()
 	h.awaitOrStale(ctx, ws, "refresh did not finish in time")
 	return nil
+}
+
+func allFresh(e *entry) bool {
+	for i := range e.parts {
+		if e.parts[i].Kind != attach.KindError && e.parts[i].State != StateFresh {
+			return false
+		}
+	}
+	return true
 }
 
 // A demand is a caller waiting for a read of e; applied0 is e's applied

@@ -49,6 +49,10 @@ type Options struct {
 	// reconnect starts from BackoffMin again (default 10 s), so a peer that
 	// fails right after each handshake cannot cause a tight loop.
 	HealthyAfter time.Duration
+	// Protocol is the MCP revision to speak: "auto" (the default: probe with
+	// server/discover, fall back to 2025-11-25), "2026-07-28" or
+	// "2025-11-25". The revision found is reused when reconnecting.
+	Protocol string
 	// Dedupe configures the ledger.
 	Dedupe dedupe.Options
 	// OnEvent receives events, one at a time, in order.
@@ -87,6 +91,7 @@ type Host struct {
 	mu      sync.Mutex
 	sess    session
 	gen     uint64    // generation of sess: bumped by each (re)connect
+	proto   string    // the revision to ask for: Options.Protocol, then the one found
 	since   time.Time // when sess connected
 	backoff time.Duration
 	atts    map[string]*entry
@@ -144,14 +149,14 @@ func connect(ctx context.Context, url string, d dialer, opts *Options) (*Host, e
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.gen = 1
-	s, err := d(ctx, sink{h, 1})
+	s, err := d(ctx, sink{h, 1}, o.Protocol)
 	if err != nil {
 		h.cancel()
 		h.events.close()
 		return nil, err
 	}
 	h.mu.Lock()
-	h.sess, h.since = s, time.Now()
+	h.sess, h.since, h.proto = s, time.Now(), s.InitializeResult().ProtocolVersion
 	h.goLocked(func() { h.watch(s, 1) })
 	h.mu.Unlock()
 	h.startListing()

@@ -494,7 +494,9 @@ func TestReconnect(t *testing.T) {
 	if got := text(t, h, u); got != "after" {
 		t.Fatalf("attachment not re-read after reconnect: %q", got)
 	}
-	eventually(t, "re-subscribe", func() bool { return d.subsOf(u) == 2 })
+	// Subscribed on the new session (a 2026-07-28 listen that ended with
+	// the old session was unsubscribed by the server; a legacy one stays).
+	eventually(t, "re-subscribe", func() bool { return d.subsOf(u) >= 1 })
 	d.set(u, "live again")
 	rec.wait(t, host.EventUpdated, u)
 	if got := text(t, h, u); got != "live again" {

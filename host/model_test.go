@@ -123,7 +123,7 @@ type watchOp struct {
 	add bool
 }
 
-func (f *fakeServer) dial(ctx context.Context, w bridge.Watcher) (session, error) {
+func (f *fakeServer) dial(ctx context.Context, w bridge.Watcher, _ string) (session, error) {
 	select {
 	case <-time.After(f.delay()):
 	case <-ctx.Done():
@@ -255,7 +255,7 @@ func (s *fakeSession) wait(ctx context.Context, d time.Duration, method, uri str
 	}
 }
 
-func (s *fakeSession) ReadResource(ctx context.Context, uri string) ([]bridge.ResourceContents, error) {
+func (s *fakeSession) Read(ctx context.Context, uri string) (*bridge.ReadResult, error) {
 	if err := s.wait(ctx, s.f.delay(), "resources/read", uri); err != nil {
 		return nil, err
 	}
@@ -274,7 +274,7 @@ func (s *fakeSession) ReadResource(ctx context.Context, uri string) ([]bridge.Re
 		return nil, &bridge.Error{Kind: bridge.KindNotFound, Code: bridge.CodeInvalidParams, Method: "resources/read", URI: uri, Message: "resource not found"}
 	}
 	t := text(uri, ver)
-	return []bridge.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: &t}}, nil
+	return &bridge.ReadResult{Contents: []bridge.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: &t}}}, nil
 }
 
 func (s *fakeSession) ListResources(ctx context.Context, onPage bridge.PageFunc[bridge.Resource]) (*bridge.List[bridge.Resource], error) {

@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"time"
+
+	"github.com/mcphost/mcphost/bridge"
 )
 
 // watch follows session generation gen until it ends, then reconnects with
@@ -43,6 +45,7 @@ func (h *Host) watch(s session, gen uint64) {
 		wait := h.backoff
 		h.backoff = min(h.backoff*2, h.o.BackoffMax)
 		next := h.gen + 1
+		proto := h.proto
 		h.mu.Unlock()
 		select {
 		case <-h.ctx.Done():
@@ -50,9 +53,16 @@ func (h *Host) watch(s session, gen uint64) {
 		case <-time.After(wait):
 		}
 		ctx, cancel := context.WithTimeout(h.ctx, h.callTimeout())
-		ns, err := h.dial(ctx, sink{h, next})
+		// The revision found is reused: no new probe, unless the server
+		// refused it (it changed), then negotiate as configured again.
+		ns, err := h.dial(ctx, sink{h, next}, proto)
 		cancel()
 		if err != nil {
+			if e, ok := bridge.AsError(err); ok && e.Kind == bridge.KindUnsupported {
+				h.mu.Lock()
+				h.proto = h.o.Protocol
+				h.mu.Unlock()
+			}
 			continue
 		}
 		h.mu.Lock()
@@ -61,7 +71,7 @@ func (h *Host) watch(s session, gen uint64) {
 			ns.Close()
 			return
 		}
-		h.gen, h.sess, h.since = next, ns, time.Now()
+		h.gen, h.sess, h.since, h.proto = next, ns, time.Now(), ns.InitializeResult().ProtocolVersion
 		h.goLocked(func() { h.watch(ns, next) })
 		ds := h.resyncLocked(ns)
 		h.mu.Unlock()

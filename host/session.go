@@ -17,7 +17,7 @@ import (
 // given at dial time carry the outcome.
 type session interface {
 	Supports(method string) bool
-	ReadResource(ctx context.Context, uri string) ([]bridge.ResourceContents, error)
+	Read(ctx context.Context, uri string) (*bridge.ReadResult, error)
 	ListResources(ctx context.Context, onPage bridge.PageFunc[bridge.Resource]) (*bridge.List[bridge.Resource], error)
 	ListTemplates(ctx context.Context, onPage bridge.PageFunc[bridge.ResourceTemplate]) (*bridge.List[bridge.ResourceTemplate], error)
 	ListTools(ctx context.Context) (*bridge.List[bridge.Tool], error)
@@ -30,17 +30,18 @@ type session interface {
 	Close() error
 }
 
-// A dialer opens a session whose subscription news goes to w.
-type dialer func(ctx context.Context, w bridge.Watcher) (session, error)
+// A dialer opens a session speaking protocol ("" or "auto" to negotiate)
+// whose subscription news goes to w.
+type dialer func(ctx context.Context, w bridge.Watcher, protocol string) (session, error)
 
 var _ session = (*bridge.Session)(nil)
 
 // bridgeDialer dials url with the host's options.
 func bridgeDialer(url string, o *Options) dialer {
-	return func(ctx context.Context, w bridge.Watcher) (session, error) {
+	return func(ctx context.Context, w bridge.Watcher, protocol string) (session, error) {
 		s, err := bridge.Dial(ctx, url, &bridge.Options{
 			ClientInfo: o.ClientInfo, Token: o.Token, ReadLimit: o.ReadLimit, PageCap: o.PageCap,
-			Timeout: o.Timeout, ToolTimeout: o.ToolTimeout, Watcher: w,
+			Timeout: o.Timeout, ToolTimeout: o.ToolTimeout, Watcher: w, Protocol: protocol,
 		})
 		if err != nil {
 			return nil, err

@@ -444,6 +444,9 @@ func hostOptions(o js.Value) (*host.Options, error) {
 		opts.Token = v.String()
 	}
 	opts.NoReconnect = o.Get("reconnect").Type() == js.TypeBoolean && !o.Get("reconnect").Bool()
+	if v := o.Get("protocol"); v.Type() == js.TypeString && v.String() != "auto" {
+		opts.Protocol = v.String()
+	}
 	return opts, nil
 }
 

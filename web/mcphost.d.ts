@@ -46,6 +46,13 @@ export interface ConnectOptions {
   wasmUrl?: string | URL
   /** Reconnect with capped exponential backoff after a lost connection. Default true. */
   reconnect?: boolean
+  /** The MCP revision to speak. "auto" (default) sends server/discover and
+   * speaks 2026-07-28 when the server lists it, else initializes at
+   * 2025-11-25 (any error of the probe falls back). "2026-07-28" refuses a
+   * legacy-only server: connect() rejects with kind "unsupported".
+   * "2025-11-25" skips the probe. The revision found is reused on reconnect.
+   * host.protocolVersion says which one is spoken. */
+  protocol?: "auto" | "2026-07-28" | "2025-11-25"
   /** Aborting it abandons connecting (rejects with kind "cancelled"). */
   signal?: AbortSignal
 }

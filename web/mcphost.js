@@ -378,14 +378,21 @@ function syncNoHost(op, ...args) {
   return r[1]
 }
 
+const PROTOCOLS = ['auto', '2026-07-28', '2025-11-25']
+
 /** Connects to an MCP server. See mcphost.d.ts for the options. */
 export async function connect(url, options = {}) {
   const o = {
     timeoutMs: 5000, toolTimeoutMs: 60000, refreshDeadlineMs: 800,
     acceptImages: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'], remoteImages: false,
     maxPartBytes: 20 << 20, maxReadBytes: 48 << 20, clientInfo: undefined, token: undefined,
-    wasmUrl: undefined, reconnect: true, signal: undefined,
+    wasmUrl: undefined, reconnect: true, signal: undefined, protocol: 'auto',
     ...options,
+  }
+  if (!PROTOCOLS.includes(o.protocol ?? 'auto')) {
+    throw new MCPError(`options.protocol: "${o.protocol}" is not one of ${PROTOCOLS.map((p) => `"${p}"`).join(', ')}`, {
+      kind: 'invalid',
+    })
   }
   if (o.token !== undefined && o.token !== null && !TOKEN.test(String(o.token))) {
     throw new MCPError('options.token: only the characters [A-Za-z0-9._~-] may travel in the subprotocol', {
@@ -406,6 +413,7 @@ export async function connect(url, options = {}) {
     clientInfo: o.clientInfo ? JSON.stringify(o.clientInfo) : undefined,
     token: o.token ? String(o.token) : undefined,
     reconnect: o.reconnect !== false,
+    protocol: o.protocol ?? 'auto',
   }
   const onEvent = (type, detail, parts) => host._event(type, detail, parts)
   const id = await callGo((callID, done) => exports.connect(callID, target, goOpts, onEvent, done), o.signal)
