@@ -22,14 +22,14 @@ import (
 // no other, and after any listen ends the list-changed listen is replaced
 // (the old one answers first) and the host told to re-list once.
 type listens struct {
-	mu     sync.Mutex
-	uris   map[string]*uriListen
-	byID   map[int64]*listenReq
+	mu       sync.Mutex
+	uris     map[string]*uriListen
+	byID     map[int64]*listenReq
 	list     *listenReq // the current list-changed listen
 	again    bool       // a listen ended while the list listen was being replaced
 	replaced bool       // the current list listen replaced an earlier one
-	closed bool
-	wg     sync.WaitGroup // listen goroutines; Close waits for them
+	closed   bool
+	wg       sync.WaitGroup // listen goroutines; Close waits for them
 }
 
 type uriListen struct {

@@ -113,9 +113,9 @@ func unsupportedRevision(cause error, supported []string) error {
 
 // discoverResult is the result of server/discover.
 type discoverResult struct {
-	SupportedVersions []string           `json:"supportedVersions"`
-	Capabilities      stdjson.RawMessage `json:"capabilities"`
-	Instructions      string             `json:"instructions"`
+	SupportedVersions []string                      `json:"supportedVersions"`
+	Capabilities      stdjson.RawMessage            `json:"capabilities"`
+	Instructions      string                        `json:"instructions"`
 	Meta              map[string]stdjson.RawMessage `json:"_meta"`
 }
 

@@ -139,7 +139,7 @@ type watchRec struct {
 func newWatchRec() *watchRec {
 	return &watchRec{acked: make(chan string, 16), updated: make(chan string, 16), listChanged: make(chan string, 16), refused: make(chan error, 16)}
 }
-func (w *watchRec) Acked(uri string)             { w.acked <- uri }
+func (w *watchRec) Acked(uri string)              { w.acked <- uri }
 func (w *watchRec) Refused(uri string, err error) { w.refused <- err }
 func (w *watchRec) Lost([]string, error)          {}
 func (w *watchRec) Updated(uri string)            { w.updated <- uri }
