@@ -39,12 +39,14 @@ type docServer struct {
 	// unsubscribe handler (the subscription ends when it returns).
 	listLatency, unsubDelay time.Duration
 	onConn                  func(*bridge.Conn)
+	methods                 []string // every request method received
 }
 
-func newDocServer(t *testing.T, docs map[string]string) (*docServer, string) {
+func newDocServer(t *testing.T, docs map[string]string, versions ...string) (*docServer, string) {
 	t.Helper()
 	d := &docServer{docs: docs, reads: map[string]int{}, gate: map[string]chan struct{}{}, fail: map[string]int{}, subs: map[string]int{}}
 	d.Server = mcp.NewServer(&mcp.Implementation{Name: "docs", Version: "1"}, &mcp.ServerOptions{
+		SupportedProtocolVersions: versions,
 		SubscribeHandler: func(_ context.Context, r *mcp.SubscribeRequest) error {
 			d.mu.Lock()
 			d.subs[r.Params.URI]++
@@ -67,6 +69,9 @@ func newDocServer(t *testing.T, docs map[string]string) (*docServer, string) {
 	}
 	d.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			d.mu.Lock()
+			d.methods = append(d.methods, method)
+			d.mu.Unlock()
 			if method == "resources/list" {
 				d.lists.Add(1)
 				d.mu.Lock()

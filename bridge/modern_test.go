@@ -1,0 +1,276 @@
+//go:build !js
+
+package bridge_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcphost/mcphost/bridge"
+)
+
+// modernPeer is a scripted 2026-07-28-only server over a raw WebSocket: it
+// rejects initialize with -32022, and any request whose _meta lacks the
+// protocol version with -32602. reply answers everything else.
+type modernPeer struct {
+	mu      sync.Mutex
+	seen    []string // methods, in order
+	metaOK  bool     // every request so far carried the full _meta
+	conns   []*bridge.Conn
+	reply   func(c *bridge.Conn, id json.RawMessage, method string, params json.RawMessage) []string
+	listens map[string]json.RawMessage // listen id -> its filter
+}
+
+func (p *modernPeer) methods() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.seen...)
+}
+
+func (p *modernPeer) send(msg string) {
+	p.mu.Lock()
+	cs := append([]*bridge.Conn(nil), p.conns...)
+	p.mu.Unlock()
+	for _, c := range cs {
+		c.WriteRaw(context.Background(), []byte(msg))
+	}
+}
+
+func startModern(t *testing.T, p *modernPeer) string {
+	t.Helper()
+	p.metaOK = true
+	p.listens = map[string]json.RawMessage{}
+	return serve(t, bridge.Endpoint(nil, func(ctx context.Context, c *bridge.Conn) {
+		p.mu.Lock()
+		p.conns = append(p.conns, c)
+		p.mu.Unlock()
+		for {
+			data, err := c.ReadRaw(ctx)
+			if err != nil {
+				return
+			}
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+				Params struct {
+					Meta map[string]json.RawMessage `json:"_meta"`
+				} `json:"params"`
+			}
+			json.Unmarshal(data, &m)
+			var raw struct {
+				Params json.RawMessage `json:"params"`
+			}
+			json.Unmarshal(data, &raw)
+			p.mu.Lock()
+			p.seen = append(p.seen, m.Method)
+			p.mu.Unlock()
+			if m.ID == nil {
+				continue // notifications (cancelled) are recorded only
+			}
+			var out []string
+			switch {
+			case m.Method == "initialize":
+				out = []string{rpcError(m.ID, -32022, "Unsupported protocol version", `{"supported":["2026-07-28"],"requested":"2025-11-25"}`)}
+			case string(m.Params.Meta["io.modelcontextprotocol/protocolVersion"]) != `"2026-07-28"` ||
+				m.Params.Meta["io.modelcontextprotocol/clientCapabilities"] == nil || m.Params.Meta["io.modelcontextprotocol/clientInfo"] == nil:
+				p.mu.Lock()
+				p.metaOK = false
+				p.mu.Unlock()
+				out = []string{rpcError(m.ID, -32602, "missing _meta protocolVersion", "")}
+			case m.Method == "server/discover":
+				out = []string{result(m.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"resources":{"subscribe":true,"listChanged":true},"tools":{},"completions":{}},"instructions":"modern only","ttlMs":60000,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modern-peer","version":"7"}}}`)}
+			case m.Method == "subscriptions/listen":
+				var q struct {
+					Notifications json.RawMessage `json:"notifications"`
+				}
+				json.Unmarshal(raw.Params, &q)
+				p.mu.Lock()
+				p.listens[string(m.ID)] = q.Notifications
+				p.mu.Unlock()
+				// Acknowledged, then open until cancelled (never answered here).
+				out = []string{fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":%s},"notifications":%s}}`, m.ID, q.Notifications)}
+			case p.reply != nil:
+				out = p.reply(c, m.ID, m.Method, raw.Params)
+			default:
+				out = []string{rpcError(m.ID, -32601, "no", "")}
+			}
+			for _, f := range out {
+				if err := c.WriteRaw(ctx, []byte(f)); err != nil {
+					return
+				}
+			}
+		}
+	}))
+}
+
+func TestModernOnlyPeer(t *testing.T) {
+	var rounds sync.Map
+	p := &modernPeer{}
+	p.reply = func(_ *bridge.Conn, id json.RawMessage, method string, params json.RawMessage) []string {
+		var q struct {
+			URI          string          `json:"uri"`
+			Cursor       *string         `json:"cursor"`
+			RequestState json.RawMessage `json:"requestState"`
+		}
+		json.Unmarshal(params, &q)
+		switch method {
+		case "resources/list":
+			switch {
+			case q.Cursor == nil:
+				return []string{result(id, `{"resources":[{"uri":"m://1","name":"one"}],"nextCursor":"","ttlMs":5000,"cacheScope":"private"}`)}
+			case *q.Cursor == "":
+				return []string{result(id, `{"resources":[{"uri":"m://2","name":"two"}],"nextCursor":"z","resultType":"complete"}`)}
+			default:
+				return []string{result(id, `{"resources":[{"uri":"m://3","name":"three"}]}`)}
+			}
+		case "resources/read":
+			switch q.URI {
+			case "m://mrtr":
+				n, _ := rounds.LoadOrStore(string(q.RequestState), 0)
+				if len(q.RequestState) == 0 {
+					return []string{result(id, `{"resultType":"input_required","requestState":{"step":1,"opaque":"a\u00e9"}}`)}
+				}
+				if string(q.RequestState) != `{"step":1,"opaque":"a\u00e9"}` {
+					return []string{rpcError(id, -32602, "requestState not echoed verbatim: "+string(q.RequestState), "")}
+				}
+				_ = n
+				return []string{result(id, `{"contents":[{"uri":"m://mrtr","text":"after one round"}],"ttlMs":1500,"cacheScope":"private"}`)}
+			case "m://forever":
+				return []string{result(id, `{"resultType":"input_required","requestState":"again"}`)}
+			case "m://elicit":
+				return []string{result(id, `{"resultType":"input_required","inputRequests":{"e":{"method":"elicitation/create"}}}`)}
+			case "m://weird":
+				return []string{result(id, `{"resultType":"partial","contents":[]}`)}
+			case "m://gone":
+				return []string{rpcError(id, -32602, "Resource not found", `{"uri":"m://gone"}`)}
+			case "m://hdr":
+				return []string{rpcError(id, -32020, "Mcp-Name header does not match", "")}
+			case "m://cap":
+				return []string{rpcError(id, -32021, "Missing required client capability", `{"requiredCapabilities":{"elicitation":{}}}`)}
+			case "m://ver":
+				return []string{rpcError(id, -32022, "Unsupported protocol version", `{"supported":["2027-01-01"],"requested":"2026-07-28"}`)}
+			case "m://closing":
+				return []string{rpcError(id, -32003, "closing", "")}
+			}
+			return []string{result(id, fmt.Sprintf(`{"contents":[{"uri":%q,"text":"text of %s"}],"ttlMs":0}`, q.URI, q.URI))}
+		case "ping":
+		}
+		return []string{rpcError(id, -32601, "no", "")}
+	}
+	url := startModern(t, p)
+	w := newWatchRec()
+	s := dial(t, url, &bridge.Options{Watcher: w})
+	ctx := context.Background()
+
+	init := s.InitializeResult()
+	if init.ProtocolVersion != "2026-07-28" || init.ServerInfo.Name != "modern-peer" || init.Instructions != "modern only" || init.Capabilities.Resources == nil {
+		t.Fatalf("handshake %+v", init)
+	}
+	if m := p.methods(); m[0] != "server/discover" || strings.Contains(strings.Join(m, ","), "initialize") {
+		t.Fatalf("methods %v: initialize must not cross the wire", m)
+	}
+
+	t.Run("an empty-string cursor is a cursor", func(t *testing.T) {
+		l, err := s.ListResources(ctx, nil)
+		if err != nil || len(l.Items) != 3 || l.Pages != 3 {
+			t.Fatalf("list %+v %v", l, err)
+		}
+	})
+	t.Run("input_required with requestState is retried with the state verbatim", func(t *testing.T) {
+		r, err := s.Read(ctx, "m://mrtr")
+		if err != nil || *r.Contents[0].Text != "after one round" || r.TTL != 1500*time.Millisecond || r.CacheScope != "private" {
+			t.Fatalf("read %+v %v", r, err)
+		}
+	})
+	for _, tc := range []struct {
+		uri, want string
+		kind      bridge.Kind
+		code      int64
+		retryable bool
+	}{
+		{"m://forever", "after 3 rounds", bridge.KindProtocol, 0, false},
+		{"m://elicit", "inputRequests", bridge.KindUnsupported, 0, false},
+		{"m://weird", `unknown resultType "partial"`, bridge.KindProtocol, 0, false},
+		{"m://gone", "not found", bridge.KindNotFound, -32602, false},
+		{"m://hdr", "header", bridge.KindProtocol, -32020, false},
+		{"m://cap", "capability", bridge.KindUnsupported, -32021, false},
+		{"m://ver", "Unsupported protocol version", bridge.KindUnsupported, -32022, false},
+		{"m://closing", "closing", bridge.KindPermanent, -32003, false}, // no assumed meaning in 2026-07-28
+	} {
+		t.Run(tc.uri, func(t *testing.T) {
+			_, err := s.Read(ctx, tc.uri)
+			e, ok := bridge.AsError(err)
+			if !ok || e.Kind != tc.kind || e.Code != tc.code || bridge.IsRetryable(err) != tc.retryable || !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(tc.want)) {
+				t.Fatalf("err = %v (kind %v code %v)", err, e.Kind, e.Code)
+			}
+			if tc.code == -32021 && !strings.Contains(string(e.Data), "requiredCapabilities") {
+				t.Fatalf("data %s", e.Data)
+			}
+			if tc.code == -32022 && !strings.Contains(string(e.Data), "supported") {
+				t.Fatalf("data %s", e.Data)
+			}
+		})
+	}
+	t.Run("listen per URI, updates routed by subscriptionId", func(t *testing.T) {
+		s.Watch([]string{"m://a"}, nil)
+		if u := recv(t, w.acked, "Acked"); u != "m://a" {
+			t.Fatal(u)
+		}
+		var id string
+		p.mu.Lock()
+		for k, f := range p.listens {
+			if strings.Contains(string(f), "m://a") {
+				id = k
+			}
+		}
+		p.mu.Unlock()
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"m://a","_meta":{"io.modelcontextprotocol/subscriptionId":%s}}}`, id))
+		if u := recv(t, w.updated, "updated"); u != "m://a" {
+			t.Fatal(u)
+		}
+		// A string subscriptionId is not our (numeric) listen: ignored.
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"m://a","_meta":{"io.modelcontextprotocol/subscriptionId":"%s"}}}`, id))
+		select {
+		case u := <-w.updated:
+			t.Fatalf("update from a string subscriptionId routed: %s", u)
+		case <-time.After(100 * time.Millisecond):
+		}
+	})
+	if m := p.methods(); !p.metaOK {
+		t.Fatalf("a request lacked _meta: %v", m)
+	}
+	t.Run("ping is not answered as a server request in 2026-07-28", func(t *testing.T) {
+		got := make(chan string, 1)
+		p.mu.Lock()
+		c := p.conns[0]
+		p.mu.Unlock()
+		_ = got
+		c.WriteRaw(ctx, []byte(`{"jsonrpc":"2.0","id":"p1","method":"ping"}`))
+		// The client answers -32601 (no ping in this revision); the peer
+		// records nothing for responses, so check the session goes on.
+		if _, err := s.Read(ctx, "m://x"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestPinnedModernAgainstLegacyServer(t *testing.T) {
+	p := &scripted{}
+	url := startScripted(t, p)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := bridge.Dial(ctx, url, &bridge.Options{Protocol: bridge.ProtocolModern})
+	if e, ok := bridge.AsError(err); !ok || e.Kind != bridge.KindUnsupported || !strings.Contains(err.Error(), "2026-07-28") {
+		t.Fatalf("err = %v", err)
+	}
+	for _, m := range p.methods() {
+		if m == "initialize" {
+			t.Fatal("a pinned 2026-07-28 client sent initialize")
+		}
+	}
+}
