@@ -9,16 +9,73 @@
 // Messages pass unchanged in meaning both ways, whatever their method:
 // requests, notifications, responses and errors, including server→client
 // requests. A browser request is never left hanging: when the upstream
-// cannot be reached, fails a request, or ends, the request is answered with
-// a JSON-RPC error saying why (an upstream's own JSON-RPC error passes
-// intact). Closing either side closes the other.
+// cannot be reached, refuses a request, or ends, the request is answered
+// with a JSON-RPC error saying why (an upstream's own JSON-RPC error passes
+// intact; see Errors). A request the browser cancelled gets no answer.
+// Closing either side closes the other.
 //
 // A stdio server's stray output (a line that is not one JSON value, or is
 // over the read limit) is dropped and logged, never fatal; its stderr is
-// logged line by line. The Streamable HTTP side adds what go-sdk's client
-// session would: the MCP-Protocol-Version header once negotiated, and the
-// standalone GET stream for server-initiated messages, resumed with
-// Last-Event-ID.
+// logged line by line. A stdio server that exits on the server/discover
+// probe of the 2026-07-28 revision is started again and spoken to in the
+// legacy revision; the verdict holds for the gateway's lifetime (see
+// [Stdio]).
+//
+// # Streamable HTTP
+//
+// Requests of the 2026-07-28 revision (params._meta names
+// io.modelcontextprotocol/protocolVersion 2026-07-28 or later; and
+// server/discover) are independent POSTs, each under a context of its own,
+// with the revision's headers: MCP-Protocol-Version equal to the _meta
+// value, Mcp-Method, Mcp-Name (the tool or prompt name, the URI of
+// resources/read; =?base64?...?= when not header-safe) and Mcp-Param-* for
+// the tools/call arguments whose inputSchema marks them with x-mcp-header,
+// learned from the tools/list results relayed (a tool whose annotation is
+// invalid is left out of them, as the revision requires). They carry no
+// session id and open no GET stream. Notifications on a request's SSE answer
+// (a listen's acknowledged, updated, list_changed) reach the browser as they
+// arrive. The browser's notifications/cancelled for such a request closes
+// its POST (for subscriptions/listen, its SSE stream): the revision's
+// cancellation over HTTP; nothing is forwarded. On a header mismatch
+// (-32020) a tools/call is retried once after the gateway re-lists the
+// tools, and a request whose Mcp-Name was encoded is retried once with the
+// name as is (go-sdk v1.8.0 servers compare Mcp-Name without decoding it).
+//
+// Legacy requests (2025-11-25 and before) get what go-sdk's client session
+// would: a session of their own, the MCP-Protocol-Version header once
+// negotiated, and the standalone GET stream for server-initiated messages,
+// resumed with Last-Event-ID.
+//
+// # Errors
+//
+// How the gateway answers a request the upstream did not answer with a
+// JSON-RPC response:
+//
+//   - The upstream answered an HTTP error whose body is a JSON-RPC error
+//     (go-sdk's -32022, -32020, -32601...): that error, code, message and
+//     data intact, with the browser's request id.
+//   - It answered a 4xx other than 404, 408 and 429 without one (go-sdk's
+//     plain-text 400 "Bad Request: Unsupported protocol version ...", a
+//     proxy's 401 or 403): permanent. Code [CodeUpstreamRefused] (-31000),
+//     message "mcphost gateway: the upstream answered <method> with HTTP
+//     <status> <status text>: <reason>", data
+//     {"httpStatus":400,"reason":"Bad Request: Unsupported protocol version (supported versions: 2026-07-28)","retryable":false}.
+//     The connection stays open: a later request may use another revision.
+//   - It answered 404, 408, 429 or 5xx without one, or a 2xx without a
+//     JSON-RPC response (a stream that ended first): retryable. Code -32603,
+//     the same message form, data {"httpStatus":502,"reason":"bad gateway","retryable":true}.
+//   - A legacy request carrying a session id got 404: the session is gone.
+//     Code -32603, data {"httpStatus":404,"reason":"session not found","retryable":true,"reconnect":true};
+//     the gateway then closes the browser's socket, so that the client
+//     reconnects and initializes again. Requests still waiting are answered
+//     -32603 naming the session's end, data {"retryable":true}.
+//   - No HTTP answer at all (connection refused, reset, DNS): code -32603,
+//     message "mcphost gateway: the upstream server could not be reached:
+//     <error>", data {"retryable":true}.
+//
+// "reason" is the body text, whitespace folded, at most 300 characters (the
+// status text when the body is empty). Errors for a stdio server's end are
+// -32603 with data {"retryable":true}.
 //
 // # Processes
 //

@@ -4,6 +4,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -35,8 +36,16 @@ type pump struct {
 	// other errors (one undecodable message) are logged and skipped.
 	terminal func(error) bool
 	// endReason, when set, says why the upstream ended (exit status, last
-	// stderr line); it goes into the errors answering pending requests.
+	// stderr line); it goes into the errors answering pending requests. An
+	// empty answer means the default.
 	endReason func() string
+	// route, when set, takes browser messages the upstream handles itself
+	// (Streamable HTTP: requests of the 2026-07-28 revision, and their
+	// cancellation). It runs in the browser's read order and must not block.
+	route func(jsonrpc.Message) bool
+	// explain, when set, turns the error of a failed upstream write into
+	// the JSON-RPC error answering req (nil: the default).
+	explain func(req *jsonrpc.Request, err error) *jsonrpc.Error
 
 	// ended is set once the upstream has ended: requests that arrive
 	// afterwards (a browser that sent initialize just after a child died
@@ -82,6 +91,14 @@ func (p *pump) upward(ctx context.Context) {
 			}
 			p.pending[req.ID] = req.Method
 			p.mu.Unlock()
+		} else if ok && req.Method == "notifications/cancelled" {
+			// The browser expects no answer to a request it cancelled.
+			if id, ok := cancelledID(req); ok {
+				p.answered(id)
+			}
+		}
+		if p.route != nil && p.route(msg) {
+			continue
 		}
 		if p.concurrent && !isHandshake(msg) {
 			writes.Add(1)
@@ -116,29 +133,44 @@ func (p *pump) send(ctx context.Context, msg jsonrpc.Message) bool {
 		return !errors.Is(err, io.ErrClosedPipe) && !errors.Is(err, mcp.ErrConnectionClosed)
 	}
 	p.log.Warn("gateway: upstream request failed", "method", req.Method, "id", req.ID.Raw(), "err", err)
-	p.answered(req.ID)
-	if p.ended.Load() && p.endReason != nil {
+	if !p.answered(req.ID) {
+		return true // answered meanwhile (the upstream ended) or cancelled
+	}
+	if why := p.why(); p.ended.Load() && why != "" {
 		return p.browser.Write(ctx, &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{
 			Code:    jsonrpc.CodeInternalError,
-			Message: fmt.Sprintf("mcphost gateway: %s before answering %s", p.endReason(), req.Method),
+			Message: fmt.Sprintf("mcphost gateway: %s before answering %s", why, req.Method),
+			Data:    retryableData,
 		}}) == nil
 	}
-	if werr := p.browser.Write(ctx, errorResponse(req.ID, err)); werr != nil {
+	var we *jsonrpc.Error
+	if p.explain != nil {
+		we = p.explain(req, err)
+	}
+	if we == nil {
+		we = errorFor(err)
+	}
+	if werr := p.browser.Write(ctx, &jsonrpc.Response{ID: req.ID, Error: we}); werr != nil {
 		return false
 	}
 	return true
 }
 
-// errorResponse answers id with the JSON-RPC error carried by err when the
-// upstream sent one (an HTTP error body), else -32603 naming the failure.
-func errorResponse(id jsonrpc.ID, err error) *jsonrpc.Response {
-	if we := upstreamWireError(err); we != nil {
-		return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: we.Code, Message: we.Message, Data: we.Data}}
+// why is the upstream's end reason, or "" for the default.
+func (p *pump) why() string {
+	if p.endReason == nil {
+		return ""
 	}
-	return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
-		Code:    jsonrpc.CodeInternalError,
-		Message: fmt.Sprintf("mcphost gateway: the upstream server could not be reached: %v", err),
-	}}
+	return p.endReason()
+}
+
+// errorFor is the JSON-RPC error carried by err when the upstream sent one
+// (an HTTP error body), else -32603 naming the failure.
+func errorFor(err error) *jsonrpc.Error {
+	if we := upstreamWireError(err); we != nil {
+		return &jsonrpc.Error{Code: we.Code, Message: we.Message, Data: we.Data}
+	}
+	return unreachable(err)
 }
 
 // down relays upstream → browser.
@@ -162,8 +194,11 @@ func (p *pump) down(ctx context.Context) {
 			p.log.Warn("gateway: skipped an undecodable message from upstream", "err", err)
 			continue
 		}
-		if resp, ok := msg.(*jsonrpc.Response); ok {
-			p.answered(resp.ID)
+		if resp, ok := msg.(*jsonrpc.Response); ok && !p.answered(resp.ID) {
+			// An answer to a request the browser cancelled (or that was
+			// already answered for the upstream's end): it expects none.
+			p.log.Debug("gateway: dropped an answer nobody waits for", "id", resp.ID.Raw())
+			continue
 		}
 		if err := p.browser.Write(ctx, msg); err != nil {
 			return
@@ -171,10 +206,13 @@ func (p *pump) down(ctx context.Context) {
 	}
 }
 
-func (p *pump) answered(id jsonrpc.ID) {
+// answered forgets a browser request, reporting whether it was waiting.
+func (p *pump) answered(id jsonrpc.ID) bool {
 	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, ok := p.pending[id]
 	delete(p.pending, id)
-	p.mu.Unlock()
+	return ok
 }
 
 // upstreamLinger is how long the browser side stays open after the
@@ -191,16 +229,29 @@ func (p *pump) failPending(ctx context.Context) {
 	if len(pending) == 0 {
 		return
 	}
-	why := "the upstream server closed the connection"
-	if p.endReason != nil {
-		why = p.endReason()
+	why := p.why()
+	if why == "" {
+		why = "the upstream server closed the connection"
 	}
 	for id, method := range pending {
 		p.browser.Write(ctx, &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
 			Code:    jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("mcphost gateway: %s before answering %s", why, method),
+			Data:    retryableData,
 		}})
 	}
+}
+
+// cancelledID is the request id a notifications/cancelled names.
+func cancelledID(n *jsonrpc.Request) (jsonrpc.ID, bool) {
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(n.Params, &p) != nil || p.RequestID == nil {
+		return jsonrpc.ID{}, false
+	}
+	id, err := jsonrpc.MakeID(p.RequestID)
+	return id, err == nil && id.IsValid()
 }
 
 func describeMsg(msg jsonrpc.Message) string {

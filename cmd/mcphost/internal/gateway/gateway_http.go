@@ -3,10 +3,12 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -31,8 +33,11 @@ type HTTP struct {
 	Log       *slog.Logger
 }
 
-// Serve runs one connection until either side ends: a session of its own
-// upstream (go-sdk sends DELETE at the end), requests relayed concurrently,
+// Serve runs one connection until either side ends. Requests of the
+// 2026-07-28 revision (per-request _meta, server/discover) are independent
+// POSTs with the revision's headers, each under its own context, no session
+// and no GET stream. Legacy requests get a session of their own upstream
+// (go-sdk sends DELETE at the end), relayed concurrently, with
 // server-initiated messages from the standalone GET stream, resumed with
 // Last-Event-ID. When the upstream cannot be reached at all, the browser's
 // first request is answered with why.
@@ -43,7 +48,8 @@ func (g *HTTP) Serve(ctx context.Context, c *bridge.Conn) {
 		answerStartFailure(ctx, c, err)
 		return
 	}
-	p := &pump{log: g.Log, browser: c, up: u, concurrent: true, terminal: func(error) bool { return true }}
+	p := &pump{log: g.Log, browser: c, up: u, concurrent: true, terminal: func(error) bool { return true },
+		route: u.route, explain: u.explain, endReason: u.endReason}
 	p.run(ctx)
 }
 
@@ -68,6 +74,13 @@ type httpUpstream struct {
 	extra    chan jsonrpc.Message
 	failed   chan error
 	wg       sync.WaitGroup
+
+	modern  *http.Client // 2026-07-28 POSTs: the gateway's own, without go-sdk's session
+	tools   toolSchemas
+	endWhy  atomic.Pointer[string]
+	closed  bool                       // under mu: Close has begun
+	calls   map[jsonrpc.ID]*modernCall // under mu: 2026-07-28 requests in flight
+	answers map[jsonrpc.ID]*httpAnswer // under mu: legacy requests refused by HTTP status
 }
 
 type readResult struct {
@@ -82,7 +95,9 @@ func (g *HTTP) connect(ctx context.Context) (*httpUpstream, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	u.client = &http.Client{Transport: &stampTransport{base: base, headers: g.Header, version: u.protocolVersion}}
+	u.client = &http.Client{Transport: &stampTransport{base: base, headers: g.Header, version: u.protocolVersion, u: u}}
+	u.modern = &http.Client{Transport: base}
+	u.calls, u.answers = map[jsonrpc.ID]*modernCall{}, map[jsonrpc.ID]*httpAnswer{}
 	t := &mcp.StreamableClientTransport{Endpoint: g.URL, HTTPClient: u.client, MaxEventSize: int(g.ReadLimit), DisableStandaloneSSE: true}
 	inner, err := t.Connect(u.ctx)
 	if err != nil {
@@ -186,10 +201,62 @@ func (u *httpUpstream) observe(msg jsonrpc.Message) {
 
 // Close ends the session (go-sdk sends DELETE) and the standalone stream.
 func (u *httpUpstream) Close() error {
+	u.mu.Lock()
+	u.closed = true
+	u.mu.Unlock()
 	err := u.inner.Close()
 	u.cancel()
 	u.wg.Wait()
 	return err
+}
+
+// endReason says why the connection ended when the upstream session is
+// gone, else "".
+func (u *httpUpstream) endReason() string {
+	if w := u.endWhy.Load(); w != nil {
+		return *w
+	}
+	return ""
+}
+
+// explain answers a legacy request that go-sdk's transport failed: with the
+// upstream's HTTP answer when there was one (its JSON-RPC error, or its
+// status and text), else nil (the default: could not be reached).
+func (u *httpUpstream) explain(req *jsonrpc.Request, _ error) *jsonrpc.Error {
+	u.mu.Lock()
+	a := u.answers[req.ID]
+	delete(u.answers, req.ID)
+	u.mu.Unlock()
+	if a == nil {
+		return nil
+	}
+	if a.sessionGone {
+		// go-sdk ends the connection too; say so in any case, so that the
+		// browser reconnects and initializes again.
+		select {
+		case u.failed <- errors.New(u.endReason()):
+		default:
+		}
+	}
+	return a.rpcError(req.Method)
+}
+
+// refused records the HTTP answer of a legacy request go-sdk will report
+// as a failed write.
+func (u *httpUpstream) refused(id jsonrpc.ID, method string, a *httpAnswer, sid string) {
+	if a.sessionGone {
+		why := fmt.Sprintf("the upstream session %s is gone (HTTP 404: %s); reconnect to initialize again", sid, a.reason)
+		u.endWhy.CompareAndSwap(nil, &why)
+		u.g.Log.Warn("gateway: " + why)
+	} else {
+		u.g.Log.Warn("gateway: the upstream refused a request", "method", method, "status", a.status, "reason", a.reason)
+	}
+	if !id.IsValid() {
+		return
+	}
+	u.mu.Lock()
+	u.answers[id] = a
+	u.mu.Unlock()
 }
 
 // maxStreamFailures is how many consecutive failed attempts without a
@@ -257,6 +324,8 @@ func (u *httpUpstream) listenOnce(lastID *string, delay *time.Duration) (progres
 	case resp.StatusCode == http.StatusNotFound && sid != "":
 		err := fmt.Errorf("the upstream session %s is gone (404 on the standalone stream)", sid)
 		log.Warn("gateway: " + err.Error())
+		why := err.Error() + "; reconnect to initialize again"
+		u.endWhy.CompareAndSwap(nil, &why)
 		select {
 		case u.failed <- err:
 		default:
@@ -293,13 +362,20 @@ func (u *httpUpstream) listenOnce(lastID *string, delay *time.Duration) (progres
 	return progressed, false
 }
 
-// stampTransport adds the -upstream-header headers to every request and,
-// once negotiated, MCP-Protocol-Version (go-sdk's raw connection sends it
-// only when its own ClientSession told it the version).
+// stampTransport carries go-sdk's legacy requests. It adds the
+// -upstream-header headers to every request and, once negotiated,
+// MCP-Protocol-Version (go-sdk's raw connection sends it only when its own
+// ClientSession told it the version). A POST the upstream refuses (HTTP
+// 4xx/5xx) is recorded with its status and text for the answer to the
+// browser, and its body replaced, where go-sdk would otherwise fail the
+// whole connection over one refusal, by a JSON-RPC error (a request) or a
+// 202 (a notification, logged). A 404 to a request carrying a session id
+// passes as is: the session is gone, and go-sdk ends the connection.
 type stampTransport struct {
 	base    http.RoundTripper
 	headers http.Header
 	version func() string
+	u       *httpUpstream
 }
 
 func (t *stampTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -310,5 +386,37 @@ func (t *stampTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if v := t.version(); v != "" && r.Header.Get("Mcp-Protocol-Version") == "" {
 		r.Header.Set("Mcp-Protocol-Version", v)
 	}
-	return t.base.RoundTrip(r)
+	resp, err := t.base.RoundTrip(r)
+	if err != nil || resp.StatusCode < 400 || r.Method != http.MethodPost {
+		return resp, err
+	}
+	sid := r.Header.Get("Mcp-Session-Id")
+	a := readAnswer(resp, sid != "")
+	var id jsonrpc.ID
+	method := "a request"
+	if r.GetBody != nil {
+		if b, err := r.GetBody(); err == nil {
+			data, _ := io.ReadAll(io.LimitReader(b, 64<<20))
+			b.Close()
+			if m, err := jsonrpc.DecodeMessage(data); err == nil {
+				if rq, ok := m.(*jsonrpc.Request); ok {
+					id, method = rq.ID, rq.Method
+				}
+			}
+		}
+	}
+	t.u.refused(id, method, a, sid)
+	body := a.body
+	switch {
+	case a.sessionGone:
+	case !id.IsValid():
+		resp.StatusCode, resp.Status, body = http.StatusAccepted, "202 Accepted", nil
+	case a.wire == nil:
+		body, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: a.rpcError(method)})
+		resp.Header = resp.Header.Clone()
+		resp.Header.Set("Content-Type", "application/json")
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	return resp, nil
 }
