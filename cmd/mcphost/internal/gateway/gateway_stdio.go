@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -27,12 +28,23 @@ import (
 
 // A Stdio gateway spawns a command once per WebSocket connection and relays
 // between the connection and the child's stdin and stdout (newline-delimited
-// JSON). Its fields must not change once it serves.
+// JSON). Its exported fields must not change once it serves.
+//
+// Some stdio servers exit on a request they do not know before initialize,
+// such as the server/discover probe of the 2026-07-28 revision. When the
+// child exits while the connection's first requests are all of that
+// revision, it is started again once, those requests are answered as a
+// legacy server would (server/discover: -32601; any other: -32022 listing
+// 2025-11-25), and the connection goes on in the legacy revision. The
+// verdict is kept for the gateway's lifetime: later connections get those
+// answers at once, and the command never sees such a request again.
 type Stdio struct {
 	Argv      []string      // the command, run directly (see [SplitCommand])
 	ReadLimit int64         // longest stdout line (message) accepted, in bytes
 	Grace     time.Duration // SIGTERM → SIGKILL
 	Log       *slog.Logger
+
+	legacyOnly atomic.Bool // the command exits on 2026-07-28 requests
 }
 
 // Serve runs one connection: start the child, pump, then stop the child's
@@ -40,35 +52,207 @@ type Stdio struct {
 // browser's waiting requests are answered with why (for an exit, its status
 // and last stderr line).
 func (g *Stdio) Serve(ctx context.Context, c *bridge.Conn) {
-	ch, err := startChild(g.Argv, g.Grace, g.Log)
-	if err != nil {
+	ctx, cancel := context.WithCancel(ctx) // ends the child's readers with the connection
+	defer cancel()
+	u := &stdioUpstream{g: g, ctx: ctx, in: make(chan childRead), local: make(chan jsonrpc.Message, 64),
+		probing: true, probes: map[jsonrpc.ID]*jsonrpc.Request{}}
+	if err := u.start(); err != nil {
 		g.Log.Error("gateway: cannot start the stdio server", "command", g.Argv[0], "err", err)
 		answerStartFailure(ctx, c, fmt.Errorf("cannot start the stdio server %q: %v", g.Argv[0], err))
 		return
 	}
-	defer ch.stop()
-	t := &mcp.IOTransport{
-		Reader:        &lineFilter{r: bufio.NewReaderSize(ch.stdout, 64<<10), limit: g.ReadLimit, log: ch.log},
-		Writer:        ch.stdin,
-		MaxLineLength: int(g.ReadLimit) + 1,
-	}
-	up, err := t.Connect(ctx)
+	defer u.stop()
+	p := &pump{log: u.log(), browser: c, up: u, terminal: func(err error) bool {
+		return errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrClosed)
+	}, endReason: u.endReason}
+	p.run(ctx)
+}
+
+// A stdioUpstream is the connection to the current child: the first one,
+// or the one started again after a child exited on the 2026-07-28 probe.
+type stdioUpstream struct {
+	g     *Stdio
+	ctx   context.Context
+	in    chan childRead       // from every child's reader, tagged with its generation
+	local chan jsonrpc.Message // answers the gateway makes itself
+
+	mu        sync.Mutex
+	ch        *child
+	conn      mcp.Connection
+	gen       int
+	probing   bool                            // no legacy request yet, no 2026-07-28 answer yet
+	probed    bool                            // a 2026-07-28 request went to the child while probing
+	restarted bool                            // the one restart has happened
+	probes    map[jsonrpc.ID]*jsonrpc.Request // 2026-07-28 requests of the probe phase not yet answered
+}
+
+type childRead struct {
+	gen int
+	msg jsonrpc.Message
+	err error
+}
+
+// start starts a child and reads it under a new generation.
+func (u *stdioUpstream) start() error {
+	ch, err := startChild(u.g.Argv, u.g.Grace, u.g.Log)
 	if err != nil {
-		return
+		return err
 	}
+	t := &mcp.IOTransport{
+		Reader:        &lineFilter{r: bufio.NewReaderSize(ch.stdout, 64<<10), limit: u.g.ReadLimit, log: ch.log},
+		Writer:        ch.stdin,
+		MaxLineLength: int(u.g.ReadLimit) + 1,
+	}
+	conn, err := t.Connect(u.ctx)
+	if err != nil {
+		ch.stop()
+		return err
+	}
+	u.mu.Lock()
+	u.gen++
+	gen := u.gen
+	u.ch, u.conn = ch, conn
+	u.mu.Unlock()
 	go func() {
 		select {
 		case <-ch.exited:
-			// Let the last lines drain, then end the session.
+			// Let the last lines drain, then end the connection.
 			time.Sleep(50 * time.Millisecond)
-			up.Close()
-		case <-ctx.Done():
+			conn.Close()
+		case <-u.ctx.Done():
 		}
 	}()
-	p := &pump{log: ch.log, browser: c, up: up, terminal: func(err error) bool {
-		return errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrClosed)
-	}, endReason: ch.endReason}
-	p.run(ctx)
+	go func() {
+		for {
+			msg, err := conn.Read(u.ctx)
+			select {
+			case u.in <- childRead{gen, msg, err}:
+			case <-u.ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return nil
+}
+
+func (u *stdioUpstream) current() (*child, mcp.Connection) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.ch, u.conn
+}
+
+func (u *stdioUpstream) log() *slog.Logger { ch, _ := u.current(); return ch.log }
+
+func (u *stdioUpstream) endReason() string { ch, _ := u.current(); return ch.endReason() }
+
+func (u *stdioUpstream) stop() { ch, _ := u.current(); ch.stop() }
+
+// SessionID implements mcp.Connection.
+func (u *stdioUpstream) SessionID() string { return "" }
+
+// Close implements mcp.Connection.
+func (u *stdioUpstream) Close() error { _, conn := u.current(); return conn.Close() }
+
+// Write sends msg to the current child, or answers it locally when the
+// command is known to exit on 2026-07-28 requests.
+func (u *stdioUpstream) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		v := modernVersion(req)
+		if v != "" && u.g.legacyOnly.Load() {
+			return u.answerLocally(ctx, req, v)
+		}
+		u.mu.Lock()
+		switch {
+		case v == "":
+			u.probing = false
+		case u.probing:
+			u.probed = true
+			u.probes[req.ID] = req
+		}
+		u.mu.Unlock()
+	}
+	_, conn := u.current()
+	return conn.Write(ctx, msg)
+}
+
+// answerLocally answers a 2026-07-28 request as a legacy server would.
+func (u *stdioUpstream) answerLocally(ctx context.Context, req *jsonrpc.Request, version string) error {
+	why := fmt.Sprintf("the stdio server %q exits on requests of the 2026-07-28 revision; it is spoken to in the 2025-11-25 revision (initialize)", filepath.Base(u.g.Argv[0]))
+	e := &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "mcphost gateway: " + why}
+	if req.Method != "server/discover" {
+		data, _ := json.Marshal(map[string]any{"supported": []string{"2025-11-25"}, "requested": version})
+		e = &jsonrpc.Error{Code: codeUnsupportedProtocolVersion, Message: "mcphost gateway: unsupported protocol version: " + why, Data: data}
+	}
+	select {
+	case u.local <- &jsonrpc.Response{ID: req.ID, Error: e}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// codeUnsupportedProtocolVersion is the revision's UnsupportedProtocolVersion.
+const codeUnsupportedProtocolVersion = -32022
+
+// Read returns the next message of the current child or a local answer.
+// A child that ends during the probe phase, after a 2026-07-28 request
+// reached it, is started again once; the requests it left unanswered get
+// the legacy answers.
+func (u *stdioUpstream) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case m := <-u.local:
+			return m, nil
+		case r := <-u.in:
+			u.mu.Lock()
+			stale := r.gen != u.gen
+			if r.err == nil {
+				if resp, ok := r.msg.(*jsonrpc.Response); ok && !stale {
+					if _, probe := u.probes[resp.ID]; probe {
+						delete(u.probes, resp.ID)
+						if resp.Error == nil {
+							u.probing = false // it speaks the revision
+						}
+					}
+				}
+			}
+			restart := r.err != nil && !stale && u.probing && u.probed && !u.restarted
+			if restart {
+				u.restarted = true
+			}
+			probes := u.probes
+			if restart {
+				u.probes = map[jsonrpc.ID]*jsonrpc.Request{}
+				u.probed = false
+			}
+			u.mu.Unlock()
+			if stale {
+				continue
+			}
+			if !restart {
+				return r.msg, r.err
+			}
+			old, _ := u.current()
+			old.log.Warn("gateway: the stdio server ended on a 2026-07-28 request; starting it again for the 2025-11-25 revision",
+				"why", old.endReason())
+			u.g.legacyOnly.Store(true)
+			old.stop()
+			if err := u.start(); err != nil {
+				old.log.Error("gateway: cannot start the stdio server again", "err", err)
+				return nil, r.err
+			}
+			for _, req := range probes {
+				if err := u.answerLocally(ctx, req, modernVersion(req)); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 }
 
 // answerStartFailure answers the browser's first request with an error

@@ -12,10 +12,14 @@ import (
 )
 
 // TestMain lets the test binary act as the stdio supervisor, as the mcphost
-// binary does: the stdio gateway re-executes os.Executable().
+// binary does (the stdio gateway re-executes os.Executable()), and as the
+// stdio server fixture (see fixtureFlag).
 func TestMain(m *testing.M) {
 	if code, ok := SupervisorMode(); ok {
 		os.Exit(code)
+	}
+	if len(os.Args) > 1 && os.Args[1] == fixtureFlag {
+		os.Exit(stdioFixture(os.Args[2:]))
 	}
 	os.Exit(m.Run())
 }
