@@ -34,7 +34,8 @@ type listens struct {
 
 type uriListen struct {
 	want    bool
-	ackDue  bool
+	owed    int        // additions not answered yet
+	relost  bool       // Lost was said: one unasked Acked when the new listen is acknowledged
 	cur     *listenReq // open or opening
 	old     *listenReq // cancelled, not answered yet: no new listen before it answers
 	backoff time.Duration
@@ -66,7 +67,9 @@ func (s *Session) watchModern(add, remove []string) {
 		if st == nil {
 			continue
 		}
-		st.want, st.ackDue = false, false
+		st.want, st.relost = false, false
+		s.answerWatch(u, st.owed, ErrWatchRemoved)
+		st.owed = 0
 		if st.cur != nil {
 			s.cancelListenLocked(st.cur)
 		}
@@ -77,12 +80,13 @@ func (s *Session) watchModern(add, remove []string) {
 			st = &uriListen{}
 			l.uris[u] = st
 		}
-		st.want, st.ackDue = true, true
+		st.want = true
+		st.owed++
 		switch {
 		case st.cur != nil && !st.cur.cancelled:
 			if st.cur.acked {
-				st.ackDue = false
-				s.watcherDo(func(w Watcher) { w.Acked(u) })
+				s.answerWatch(u, st.owed, nil)
+				st.owed = 0
 			}
 		case st.cur != nil:
 			// Cancelled, not answered yet: it becomes old; the next listen
@@ -214,18 +218,21 @@ func (s *Session) listenEnded(r *listenReq, env *envelope, err error) {
 			// The server refused the URI (or the send failed): the
 			// attachment gets a warning; other URIs are not affected.
 			if st.want {
-				st.want, st.ackDue = false, false
+				st.want, st.relost = false, false
 				if err == nil {
 					err = newError(KindUnavailable, ErrConnectionLost, "subscriptions/listen", r.uri, "the server ended the listen")
 				}
-				e := err
-				s.watcherDo(func(w Watcher) { w.Refused(r.uri, e) })
+				if st.owed == 0 {
+					st.owed = 1 // acknowledged before: the refusal still reaches the caller
+				}
+				s.answerWatch(r.uri, st.owed, err)
+				st.owed = 0
 			}
 		default:
 			// The server ended the listen: updates stop until it is
 			// reopened and acknowledged.
 			if st.want {
-				st.ackDue = true
+				st.relost = true
 				u := r.uri
 				s.watcherDo(func(w Watcher) { w.Lost([]string{u}, fmt.Errorf("the server ended the listen for %q", u)) })
 				st.backoff = min(max(2*st.backoff, 100*time.Millisecond), 5*time.Second)
@@ -340,18 +347,22 @@ func (s *Session) acknowledged(params []byte) {
 		return
 	}
 	if !contains(p.Notifications.ResourceSubscriptions, r.uri) {
-		st.want, st.ackDue = false, false
+		st.want, st.relost = false, false
 		s.cancelListenLocked(r)
 		u := r.uri
 		err := newError(KindUnsupported, ErrNotSupported, "subscriptions/listen", u, "the server did not acknowledge updates about %q", u)
-		s.watcherDo(func(w Watcher) { w.Refused(u, err) })
+		s.answerWatch(u, max(st.owed, 1), err)
+		st.owed = 0
 		return
 	}
 	st.backoff = 0
-	if st.want && st.ackDue {
-		st.ackDue = false
-		u := r.uri
-		s.watcherDo(func(w Watcher) { w.Acked(u) })
+	if st.want {
+		n := st.owed
+		if st.relost && n == 0 {
+			n = 1 // back after Lost: one unasked Acked
+		}
+		st.owed, st.relost = 0, false
+		s.answerWatch(r.uri, n, nil)
 	}
 }
 

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"context"
+	"errors"
 	"sync"
 )
 
@@ -16,18 +17,23 @@ import (
 // on the read loop, in order with responses: it must return quickly and must
 // not call the session synchronously.
 type Watcher interface {
-	// Acked says updates about uri now reach this session: any change made
-	// after this moment is notified. It follows every addition of uri, also
-	// one of a URI already watched, but only once no later change of uri
-	// is pending: additions coalesce into one Acked, and an Acked never
-	// precedes a removal still to be applied.
+	// Acked says updates about uri reached this session from some moment
+	// after the addition it answers: a change made after that moment is
+	// notified (unless a later removal ends it).
+	//
+	// Every addition of a URI to the watched set is answered exactly once,
+	// in order, by Acked or Refused: a caller that added a URI n times and
+	// has n-1 answers knows the next one answers its latest addition.
 	Acked(uri string)
-	// Refused says uri will not be watched (the server refused it, or does
-	// not support subscriptions: then err has kind [KindUnsupported]).
+	// Refused answers an addition that will not be watched: the server
+	// refused it, does not support subscriptions (err has kind
+	// [KindUnsupported]), or a removal of the URI superseded it (err is
+	// [ErrWatchRemoved]).
 	Refused(uri string, err error)
 	// Lost says updates about uris stopped reaching this session (a listen
 	// ended); the session watches them again by itself and says Acked once
-	// they are back. Changes made in between may have gone unnotified.
+	// more, unasked, when they are back. Changes made in between may have
+	// gone unnotified.
 	Lost(uris []string, why error)
 	// Updated is notifications/resources/updated.
 	Updated(uri string)
@@ -53,10 +59,26 @@ func (x *subs) stop() {
 }
 
 type sub struct {
-	want   bool // the caller wants updates about the URI
-	have   bool // the server acknowledged resources/subscribe
-	busy   bool // a reconcile goroutine owns the URI
-	ackDue bool // an addition has not been answered with Acked yet
+	want bool // the caller wants updates about the URI
+	have bool // the server acknowledged resources/subscribe
+	busy bool // a reconcile goroutine owns the URI
+	owed int  // additions not answered yet
+}
+
+// ErrWatchRemoved is the Refused answer to an addition that a later
+// removal of the same URI superseded before it took effect.
+var ErrWatchRemoved = errors.New("bridge: the watch was removed before it took effect")
+
+// answerWatch answers n additions of u with err (nil: Acked), in order, on the
+// callback goroutine.
+func (s *Session) answerWatch(u string, n int, err error) {
+	for range n {
+		if err == nil {
+			s.watcherDo(func(w Watcher) { w.Acked(u) })
+		} else {
+			s.watcherDo(func(w Watcher) { w.Refused(u, err) })
+		}
+	}
 }
 
 // Watch changes the set of resources whose updates this session receives.
@@ -79,7 +101,9 @@ func (s *Session) Watch(add, remove []string) {
 	touched := make([]string, 0, len(add)+len(remove))
 	for _, u := range remove {
 		if st := s.subs.uris[u]; st != nil {
-			st.want, st.ackDue = false, false
+			st.want = false
+			s.answerWatch(u, st.owed, ErrWatchRemoved)
+			st.owed = 0
 			touched = append(touched, u)
 		}
 	}
@@ -94,7 +118,8 @@ func (s *Session) Watch(add, remove []string) {
 			st = &sub{}
 			s.subs.uris[u] = st
 		}
-		st.want, st.ackDue = true, true
+		st.want = true
+		st.owed++
 		touched = append(touched, u)
 	}
 	for _, u := range touched {
@@ -114,9 +139,9 @@ func (s *Session) reconcileLocked(u string) {
 		return
 	}
 	if st.want == st.have {
-		if st.want && st.ackDue {
-			st.ackDue = false
-			s.watcherDo(func(w Watcher) { w.Acked(u) })
+		if st.want {
+			s.answerWatch(u, st.owed, nil)
+			st.owed = 0
 		}
 		if !st.want {
 			delete(s.subs.uris, u)
@@ -146,8 +171,9 @@ func (s *Session) reconcile(u string, st *sub) {
 			if err == nil {
 				st.have = true
 			} else if st.want {
-				st.want, st.ackDue = false, false
-				s.watcherDo(func(w Watcher) { w.Refused(u, err) })
+				st.want = false
+				s.answerWatch(u, st.owed, err)
+				st.owed = 0
 			}
 			s.subs.mu.Unlock()
 			if err != nil && s.connErr() != nil {

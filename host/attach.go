@@ -37,7 +37,7 @@ func (h *Host) Attach(ctx context.Context, uri string) ([]attach.Attachment, err
 		e = h.newEntry(uri)
 		w = e.join()
 		if h.sess != nil && h.sess.Err() == nil {
-			h.sess.Watch([]string{uri}, nil)
+			h.watchAdd(h.sess, uri)
 		}
 		// Otherwise a reconnect is under way: it watches every entry.
 	case e.phase == phasePending:

@@ -437,12 +437,34 @@ func (h *Host) updated(gen uint64, uri string) {
 	}
 }
 
+// watchAdd asks s to watch uris, counting the answers owed. h.mu is held.
+func (h *Host) watchAdd(s session, uris ...string) {
+	for _, u := range uris {
+		h.owed[u]++
+	}
+	s.Watch(uris, nil)
+}
+
 // verdict is the session's answer to a watch of uri: err nil for Acked.
+// Additions are answered once each, in order: while later additions of uri
+// are unanswered, this answer is about an older one (perhaps before a
+// removal opened a gap) and lets no read start.
 func (h *Host) verdict(gen uint64, uri string, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if gen != h.gen {
+		return
+	}
+	if h.owed[uri] > 0 {
+		h.owed[uri]--
+		if h.owed[uri] > 0 {
+			h.tr("stale watch answer ignored")
+			return
+		}
+		delete(h.owed, uri)
+	}
 	e := h.atts[uri]
-	if gen != h.gen || e == nil || e.phase == phaseRemoved {
+	if e == nil || e.phase == phaseRemoved {
 		return
 	}
 	if err == nil {

@@ -88,10 +88,13 @@ type Host struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu      sync.Mutex
-	sess    session
-	gen     uint64    // generation of sess: bumped by each (re)connect
-	proto   string    // the revision to ask for: Options.Protocol, then the one found
+	mu    sync.Mutex
+	sess  session
+	gen   uint64 // generation of sess: bumped by each (re)connect
+	proto string // the revision to ask for: Options.Protocol, then the one found
+	// owed counts, per URI, the watch additions sess has not answered yet:
+	// only the answer to the latest addition may let a read start.
+	owed    map[string]int
 	since   time.Time // when sess connected
 	backoff time.Duration
 	atts    map[string]*entry
@@ -144,7 +147,7 @@ func connect(ctx context.Context, url string, d dialer, opts *Options) (*Host, e
 		o.HealthyAfter = DefaultHealthyAfter
 	}
 	h := &Host{
-		url: url, o: o, dial: d, atts: map[string]*entry{}, backoff: o.BackoffMin,
+		url: url, o: o, dial: d, atts: map[string]*entry{}, backoff: o.BackoffMin, owed: map[string]int{},
 		index: attach.NewIndex(), ledger: dedupe.New(o.Dedupe), events: newEventQueue(o.OnEvent),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())

@@ -313,7 +313,11 @@ func (h *Host) Resources(ctx context.Context) ([]bridge.Resource, ListSummary, e
 	defer h.lst.mu.Unlock()
 	sum := ListSummary{Truncated: h.lst.trunc, Errors: h.lst.invalid}
 	if h.lst.resources == nil && h.lst.err != nil {
-		return nil, sum, h.lst.err
+		err := h.lst.err
+		h.lst.mu.Unlock()
+		err = h.afterClose(err)
+		h.lst.mu.Lock()
+		return nil, sum, err
 	}
 	return append([]bridge.Resource{}, h.lst.resources...), sum, nil
 }

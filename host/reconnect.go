@@ -72,6 +72,7 @@ func (h *Host) watch(s session, gen uint64) {
 			return
 		}
 		h.gen, h.sess, h.since, h.proto = next, ns, time.Now(), ns.InitializeResult().ProtocolVersion
+		h.owed = map[string]int{} // answers belong to a session
 		h.goLocked(func() { h.watch(ns, next) })
 		ds := h.resyncLocked(ns)
 		h.mu.Unlock()
@@ -107,7 +108,7 @@ func (h *Host) resyncLocked(s session) []demand {
 		uris = append(uris, u)
 	}
 	if len(uris) > 0 {
-		s.Watch(uris, nil)
+		h.watchAdd(s, uris...)
 	}
 	return ds
 }
