@@ -10,14 +10,24 @@
 //
 // # Client
 //
-// [Dial] opens the socket, initializes (asking for [ProtocolVersion],
-// accepting any of [SupportedVersions]) and returns a [Session]:
+// [Dial] opens the socket, negotiates the revision ([Options].Protocol:
+// [ProtocolAuto] probes with server/discover and speaks 2026-07-28 when the
+// server lists it, else initializes at [ProtocolVersion], accepting any of
+// [SupportedVersions]) and returns a [Session]:
 //
 //	s, err := bridge.Dial(ctx, "ws://127.0.0.1:8080/mcp", &bridge.Options{
-//		OnResourceUpdated: func(uri string) { stale <- uri }, // on the read loop: return quickly
+//		Watcher: w, // Acked, Refused, Lost, Updated, ListChanged
 //	})
 //	list, err := s.ListResources(ctx, nil) // follows every page
 //	parts, err := s.ReadResource(ctx, list.Items[0].URI)
+//	s.Watch([]string{list.Items[0].URI}, nil) // answered by w.Acked or w.Refused
+//
+// In 2026-07-28 every request carries the per-request _meta, results follow
+// resultType (input_required rounds are retried with requestState), and
+// [Session.Watch] opens one subscriptions/listen per URI plus one for list
+// changes; in the older revisions it sends resources/subscribe and
+// unsubscribe, one URI at a time, in order. Either way each addition is
+// answered exactly once ([Watcher]).
 //
 // Typed calls check the server's capabilities first and fail with
 // [KindUnsupported] ([ErrNotSupported]) without sending anything ([Session.Supports] asks the
