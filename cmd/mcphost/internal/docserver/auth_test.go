@@ -113,7 +113,10 @@ func TestAuthorizationRandomized(t *testing.T) {
 	toks := []string{"tok-platform", "tok-payments", "tok-support-plat"}
 	sessions := map[string]*bridge.Session{}
 	for _, tok := range toks {
-		sessions[tok] = mcptest.Dial(t, host, &bridge.Options{Token: tok, ClientInfo: bridge.Implementation{Name: "resource-blind-demo", Version: "1"}})
+		// The legacy revision: door 4 is resources/subscribe (the listen's
+		// scoping is TestModernListenScoping's).
+		sessions[tok] = mcptest.Dial(t, host, &bridge.Options{Token: tok, Protocol: bridge.ProtocolLegacy,
+			ClientInfo: bridge.Implementation{Name: "resource-blind-demo", Version: "1"}})
 	}
 	for i := 0; i < total; i++ {
 		tok := toks[r.IntN(len(toks))]

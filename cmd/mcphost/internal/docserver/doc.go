@@ -18,6 +18,24 @@
 // (resource links), and, for the clients named in [Config.ResourceBlind],
 // fetch_document.
 //
+// # Revisions
+//
+// Both revisions are served (go-sdk does): 2025-11-25 (initialize,
+// resources/subscribe) and 2026-07-28 (per-request _meta,
+// subscriptions/listen). The resource-blind decision is made once per
+// connection: at notifications/initialized from initialize's clientInfo,
+// or on the first 2026-07-28 request from its _meta clientInfo (none: not
+// resource-blind). A listen is scoped like resources/subscribe: a URI the
+// principal may not read, or that does not exist, is left out of the
+// acknowledged filter, and the rest of the listen goes on. The server
+// delivers each listen's notifications itself (updated for its URIs,
+// list_changed when asked), so that ending one listen never silences
+// another (go-sdk v1.8.0 would: see listen.go), and it sends no answer to
+// a request the client cancelled. Results that differ by principal (list
+// and read, with a token file) or by client (tools/list, when
+// -resource-blind names any) say cacheScope "private"; the others keep
+// go-sdk's "public".
+//
 // # Principals
 //
 // A connection acts for a [Principal]: the teams it may read. Every door

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -84,7 +85,7 @@ func (s *Server) Watch(ctx context.Context, interval time.Duration) { s.corpus.w
 func (s *Server) Serve(ctx context.Context, c *bridge.Conn, p *Principal) {
 	srv, detach := s.newServer(p)
 	defer detach()
-	if err := bridge.Serve(ctx, c, srv); err != nil {
+	if err := serve(ctx, c, srv); err != nil {
 		s.log.Warn("docs: session failed to start", "err", err)
 	}
 }
@@ -120,6 +121,28 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
 	}
 	var srv *mcp.Server
+	ls := &listens{log: s.log}
+	// The tools are decided once: at notifications/initialized from
+	// initialize's clientInfo (legacy), or on the first 2026-07-28 request
+	// from its _meta clientInfo (go-sdk never runs InitializedHandler for
+	// those sessions); no clientInfo means not resource-blind.
+	var decideOnce sync.Once
+	decide := func(method string, req mcp.Request) {
+		ss, ok := req.GetSession().(*mcp.ServerSession)
+		if !ok {
+			return
+		}
+		ip := ss.InitializeParams()
+		if ip == nil || (ip.ProtocolVersion < "2026-07-28" && method != "notifications/initialized") {
+			return
+		}
+		decideOnce.Do(func() {
+			if ip.ClientInfo != nil && s.blind[ip.ClientInfo.Name] {
+				s.addFetchTool(srv, p)
+				ls.listChanged("tools")
+			}
+		})
+	}
 	srv = mcp.NewServer(&mcp.Implementation{Name: "mcphost-docs", Title: "mcphost documents", Version: s.version}, &mcp.ServerOptions{
 		Instructions: "Team documents (onboarding, runbooks, policies). Attach them as resources; " +
 			"search_documents finds documents by keyword and returns links to read.",
@@ -133,39 +156,64 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 		CompletionHandler: func(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 			return s.complete(req.Params, p), nil
 		},
-		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
+		SubscribeHandler: func(ctx context.Context, req *mcp.SubscribeRequest) error {
+			if ctx.Value(listenKey{}) != nil {
+				return nil // a listen's URIs, already filtered (listens.receiving)
+			}
 			if s.visible(req.Params.URI, p) == nil {
 				return mcp.ResourceNotFoundError(req.Params.URI)
 			}
 			return nil
 		},
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
-		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
-			ip := req.Session.InitializeParams()
-			if ip != nil && ip.ClientInfo != nil && s.blind[ip.ClientInfo.Name] {
-				s.addFetchTool(srv, p)
+		// Results that differ by principal (with a token file) or by client
+		// (fetch_document for the resource-blind) may not be shared.
+		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+			switch req.(type) {
+			case *mcp.ListResourcesRequest, *mcp.ReadResourceRequest:
+				if p != localPrincipal {
+					c.CacheScope = "private"
+				}
+			case *mcp.ListToolsRequest:
+				if len(s.blind) > 0 {
+					c.CacheScope = "private"
+				}
 			}
 		},
 	})
+	srv.AddReceivingMiddleware(ls.receiving(decide, func(uri string) bool { return s.visible(uri, p) != nil }))
+	srv.AddSendingMiddleware(ls.sending())
+	// Changes reach legacy sessions through go-sdk (resources/updated to
+	// subscribers, a debounced list_changed) and open listens through ls.
 	snap, detach := s.corpus.attach(func(ch corpusChange) {
+		listChanged := false
+		updated := func(uri string) {
+			srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
+			ls.updated(uri)
+		}
 		for _, d := range ch.removed {
 			if p.mayRead(d.team) {
 				srv.RemoveResources(d.uri)
 				// A deletion is a change too: subscribers re-read and
 				// learn at once that the document is gone.
-				srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: d.uri})
+				updated(d.uri)
+				listChanged = true
 			}
 		}
 		for _, d := range ch.added {
 			if p.mayRead(d.team) {
 				srv.AddResource(resourceOf(d), read)
+				listChanged = true
 			}
 		}
 		for _, d := range ch.changed {
 			if p.mayRead(d.team) {
 				srv.AddResource(resourceOf(d), read) // new size and lastModified
-				srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: d.uri})
+				updated(d.uri)
 			}
+		}
+		if listChanged {
+			ls.listChanged("resources")
 		}
 	})
 	for _, d := range snap.list {

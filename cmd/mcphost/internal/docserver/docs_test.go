@@ -220,6 +220,7 @@ func TestDocsDirWatch(t *testing.T) {
 	updated := make(chan string, 16)
 	changed := make(chan string, 16)
 	s := mcptest.Dial(t, host, &bridge.Options{
+		Protocol:          bridge.ProtocolLegacy, // resources/subscribe (listens: TestModernListens)
 		OnResourceUpdated: func(uri string) { updated <- uri },
 		OnListChanged:     func(l string) { changed <- l },
 	})
