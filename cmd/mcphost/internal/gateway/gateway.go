@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -165,12 +167,22 @@ func (p *pump) why() string {
 }
 
 // errorFor is the JSON-RPC error carried by err when the upstream sent one
-// (an HTTP error body), else -32603 naming the failure.
+// (an HTTP error body), else -32603 naming the failure: "could not be
+// reached" only when no answer came at all (a network error).
 func errorFor(err error) *jsonrpc.Error {
 	if we := upstreamWireError(err); we != nil {
 		return &jsonrpc.Error{Code: we.Code, Message: we.Message, Data: we.Data}
 	}
-	return unreachable(err)
+	var ue *url.Error
+	var ne net.Error
+	if errors.As(err, &ue) || errors.As(err, &ne) {
+		return unreachable(err)
+	}
+	return &jsonrpc.Error{
+		Code:    jsonrpc.CodeInternalError,
+		Message: fmt.Sprintf("mcphost gateway: the upstream request failed: %v", err),
+		Data:    retryableData,
+	}
 }
 
 // down relays upstream → browser.

@@ -372,6 +372,23 @@ func TestUpstreamRefusals(t *testing.T) {
 		result(t, c.Answer("3", wait, nil), &rr)
 	})
 
+	t.Run("no answer", func(t *testing.T) {
+		t.Parallel()
+		dead := httptest.NewServer(http.NotFoundHandler())
+		url := dead.URL
+		dead.Close() // nothing listens there any more
+		c := mcptest.DialRaw(t, startHTTP(t, &HTTP{URL: url}), "")
+		c.Send(modernReq(1, "server/discover", ""))
+		c.Send(strings.Replace(initialize, `"id":1`, `"id":2`, 1))
+		for range 2 {
+			m := c.Next(wait)
+			if (string(m.ID) != "1" && string(m.ID) != "2") || m.Error == nil || m.Error.Code != -32603 ||
+				!strings.Contains(m.Error.Message, "could not be reached") || string(m.Error.Data) != `{"retryable":true}` {
+				t.Fatalf("a request to a server that is not there: %s", m.Raw)
+			}
+		}
+	})
+
 	t.Run("2025-11-25 only", func(t *testing.T) {
 		t.Parallel()
 		srv, rec, url := startGoSDKUpstream(t, legacyConfig)
