@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/mcphost/mcphost/bridge"
@@ -63,6 +64,19 @@ func (h *Host) watch(s session, gen uint64) {
 				h.proto = h.o.Protocol
 				h.mu.Unlock()
 			}
+			if permanent(err) {
+				// The upstream refused for good (a gateway's -31000, data
+				// retryable false): retrying would only repeat the refusal.
+				h.mu.Lock()
+				h.emit(Event{Type: EventDisconnected, Reason: "not reconnecting: " + err.Error()})
+				for _, u := range append([]string(nil), h.order...) {
+					if e := h.atts[u]; e.phase == phasePending {
+						h.remove(e, err)
+					}
+				}
+				h.mu.Unlock()
+				return
+			}
 			continue
 		}
 		h.mu.Lock()
@@ -85,6 +99,19 @@ func (h *Host) watch(s session, gen uint64) {
 		h.emit(Event{Type: EventReconnected})
 		return
 	}
+}
+
+// permanent reports an error whose data says retrying cannot help
+// ({"retryable": false}, as mcphost's gateway answers a permanent 4xx).
+func permanent(err error) bool {
+	e, ok := bridge.AsError(err)
+	if !ok || len(e.Data) == 0 || e.Retryable() {
+		return false
+	}
+	var d struct {
+		Retryable *bool `json:"retryable"`
+	}
+	return json.Unmarshal(e.Data, &d) == nil && d.Retryable != nil && !*d.Retryable
 }
 
 // resyncLocked watches every entry on the new session, in one Watch call;
