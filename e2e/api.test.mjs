@@ -97,7 +97,7 @@ describe('mcphost.js in Chromium', () => {
         await h.close()
         return out
       })
-      assert.equal(r.protocolVersion, '2025-11-25')
+      assert.equal(r.protocolVersion, '2026-07-28', 'protocol "auto" speaks the current revision to the documents server')
       assert.equal(r.serverInfo.name, 'mcphost-docs')
       assert.equal(r.capabilities.resources.subscribe, true)
       assert.equal(r.instructions, 'string')

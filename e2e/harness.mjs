@@ -20,11 +20,11 @@ export async function startMcphost(args = [], { cwd = root, env = {} } = {}) {
   const logs = [];
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("mcphost did not print its URL in 20 s:\n" + logs.join(""))), 20000);
+    // The "serving" line, not any URL: -upstream logs its upstream's first.
     const onData = (d) => {
-      const s = d.toString();
-      logs.push(s);
-      const m = s.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (m) { clearTimeout(timer); resolve(m[0]); }
+      logs.push(d.toString());
+      const m = logs.join("").match(/mcphost: serving (?:http|ws):\/\/(127\.0\.0\.1:\d+)\//);
+      if (m) { clearTimeout(timer); resolve(`http://${m[1]}/`); }
     };
     proc.stdout.on("data", onData);
     proc.stderr.on("data", onData);

@@ -35,7 +35,10 @@ before(async () => {
     ws.on("message", (data, isBinary) => {
       if (isBinary) return;
       const m = JSON.parse(String(data));
-      if (m.method === "initialize") {
+      // A 2025-11-25-only server: the 2026-07-28 probe is an unknown method.
+      if (m.method === "server/discover") {
+        ws.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } }));
+      } else if (m.method === "initialize") {
         ws.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: { resources: {} }, serverInfo: { name: "scripted", version: "0" } } }));
       } else if (m.method === "resources/list") {
         ws.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { resources: [] } }));
