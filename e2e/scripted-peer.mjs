@@ -22,11 +22,12 @@ import { WebSocketServer } from "ws";
 export const PROTOCOL_VERSION = "2025-11-25";
 
 /**
- * Starts the peer. docs: { [uri]: initialVersion }. readMs: latency of every
- * resources/read (changeable later with peer.readMs = n). pagesFrom: see above.
+ * An HTTP request handler relaying every request to pagesFrom (an http URL)
+ * unchanged, headers included ("" answers 404): a page of that server then
+ * loads from this server's origin under its own Content-Security-Policy.
  */
-export async function startScriptedPeer({ docs = {}, readMs = 0, pagesFrom = "" } = {}) {
-  const server = http.createServer((req, res) => {
+export function pageRelay(pagesFrom) {
+  return (req, res) => {
     if (!pagesFrom) return res.writeHead(404).end();
     const headers = req.headers["accept-encoding"] ? { "accept-encoding": req.headers["accept-encoding"] } : {};
     const up = http.request(new URL(req.url, pagesFrom), { method: req.method, headers, agent: false }, (upRes) => {
@@ -35,7 +36,15 @@ export async function startScriptedPeer({ docs = {}, readMs = 0, pagesFrom = "" 
     });
     up.on("error", () => res.writeHead(502).end());
     up.end();
-  });
+  };
+}
+
+/**
+ * Starts the peer. docs: { [uri]: initialVersion }. readMs: latency of every
+ * resources/read (changeable later with peer.readMs = n). pagesFrom: see above.
+ */
+export async function startScriptedPeer({ docs = {}, readMs = 0, pagesFrom = "" } = {}) {
+  const server = http.createServer(pageRelay(pagesFrom));
   const wss = new WebSocketServer({ server, handleProtocols: (ps) => (ps.has("mcp") ? "mcp" : false), maxPayload: 0 });
   const versions = new Map(Object.entries(docs));
   const sockets = new Set(); // { ws, subs: Set<uri> }
