@@ -12,3 +12,6 @@ import (
 func WriteBinaryForTest(c *Conn, p []byte) error {
 	return c.ws.(coderSocket).c.Write(context.Background(), websocket.MessageBinary, p)
 }
+
+// WithRequestStateForTest is withRequestState.
+var WithRequestStateForTest = withRequestState

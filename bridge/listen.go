@@ -53,7 +53,7 @@ type listenReq struct {
 
 // cancelWait bounds how long a cancelled listen may take to answer before it
 // is taken as ended (a server may legitimately never answer it).
-const cancelWait = 2 * time.Second
+const cancelWait = 500 * time.Millisecond
 
 func (s *Session) watchModern(add, remove []string) {
 	l := &s.listens

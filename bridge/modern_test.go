@@ -274,3 +274,17 @@ func TestPinnedModernAgainstLegacyServer(t *testing.T) {
 		}
 	}
 }
+
+func TestRequestStateReplaced(t *testing.T) {
+	for _, tc := range []struct{ in, state, want string }{
+		{`{"uri":"a"}`, `"s1"`, `{"uri":"a","requestState":"s1"}`},
+		{`{"uri":"a","requestState":"s1"}`, `"s2"`, `{"uri":"a","requestState":"s2"}`},
+		{`{"requestState":{"x":1},"_meta":{"k":[1,2]},"uri":"a\"b"}`, `{"y":2}`, `{"_meta":{"k":[1,2]},"uri":"a\"b","requestState":{"y":2}}`},
+		{`{}`, `"s"`, `{"requestState":"s"}`},
+		{``, `"s"`, `{"requestState":"s"}`},
+	} {
+		if got := string(bridge.WithRequestStateForTest([]byte(tc.in), []byte(tc.state))); got != tc.want {
+			t.Errorf("withRequestState(%s, %s) = %s; want %s", tc.in, tc.state, got, tc.want)
+		}
+	}
+}

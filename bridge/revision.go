@@ -174,17 +174,30 @@ func (s *Session) withMeta(params []byte) []byte {
 	return append(out, p[1:]...)
 }
 
-// withRequestState adds (or replaces, by adding last) "requestState" to an
-// encoded params object, verbatim.
+// withRequestState sets "requestState" of an encoded params object to
+// state, verbatim, replacing an earlier one (a key appears once).
 func withRequestState(params []byte, state []byte) []byte {
 	p := bytes.TrimSpace(params)
-	if len(p) < 2 || p[0] != '{' {
-		return []byte(`{"requestState":` + string(state) + `}`)
-	}
 	out := make([]byte, 0, len(p)+len(state)+20)
-	out = append(out, p[:len(p)-1]...)
-	if body := bytes.TrimSpace(p[1 : len(p)-1]); len(body) > 0 {
-		out = append(out, ',')
+	out = append(out, '{')
+	if len(p) >= 2 && p[0] == '{' {
+		n := 0
+		scanObject(p, 0, 1, func(key []byte, vs, ve int) error {
+			if keyIs(key, "requestState") {
+				return nil
+			}
+			if n > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, key...) // the raw JSON string, quotes included
+			out = append(out, ':')
+			out = append(out, p[vs:ve]...)
+			n++
+			return nil
+		})
+		if n > 0 {
+			out = append(out, ',')
+		}
 	}
 	out = append(out, `"requestState":`...)
 	out = append(out, state...)

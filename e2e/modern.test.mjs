@@ -419,12 +419,10 @@ describe('MCP 2026-07-28 against a scripted modern-only peer, in Chromium', () =
       })
     })
 
-  // todo: the module's third round repeats the key ({..."requestState":"s1","requestState":"s2"}):
-  // last-wins parsers (JSON.parse, encoding/json) take the new state, but
-  // duplicate names are undefined behaviour in RFC 8259 and serde-derived
-  // servers (rmcp) refuse them ("duplicate field"). Drop `todo` once fixed.
+  // Duplicate names are undefined behaviour in RFC 8259 and serde-derived
+  // servers (rmcp) refuse them ("duplicate field"): each round replaces the key.
   test('MRTR: every round carries requestState once (no duplicate key in the frame)',
-    { timeout: 60000, todo: 'bridge.withRequestState appends a second "requestState" key on the third round' }, async () => {
+    { timeout: 60000 }, async () => {
       await withPeer({ docs: {} }, async (peer, page) => {
         const URI = 'modern://mrtr/three-rounds.txt'
         peer.onRead = p => {

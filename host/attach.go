@@ -26,7 +26,10 @@ func (h *Host) Attach(ctx context.Context, uri string) ([]attach.Attachment, err
 	}
 	h.ledger.RecordRead()
 	h.mu.Lock()
-	if _, err := h.sessionLocked(); err != nil && (h.closed || h.o.NoReconnect) {
+	if _, err := h.sessionLocked(); err != nil {
+		// Disconnected (or closed): fail at once, retryable, as every call
+		// made while reconnecting does. An attach already in flight when
+		// the connection drops goes on on the next session instead.
 		h.mu.Unlock()
 		return nil, err
 	}
@@ -36,10 +39,7 @@ func (h *Host) Attach(ctx context.Context, uri string) ([]attach.Attachment, err
 	case e == nil:
 		e = h.newEntry(uri)
 		w = e.join()
-		if h.sess != nil && h.sess.Err() == nil {
-			h.watchAdd(h.sess, uri)
-		}
-		// Otherwise a reconnect is under way: it watches every entry.
+		h.watchAdd(h.sess, uri)
 	case e.phase == phasePending:
 		h.tr("concurrent attach joins a pending one")
 		w = e.join()

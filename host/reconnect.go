@@ -125,8 +125,12 @@ func (h *Host) resyncLocked(s session) []demand {
 			h.tr("reconnect during attach")
 		}
 		e.subscribed, e.verdict = false, true
+		// Every entry is read once its watch is answered on the new session,
+		// also one whose first read is still in flight on the old one: that
+		// snapshot may predate the new subscription.
+		e.want = true
 		if e.phase == phaseAttached {
-			e.want, e.why = true, "re-read after reconnect"
+			e.why = "re-read after reconnect"
 			if dl := time.Now().Add(h.callTimeout()); dl.After(e.deadline) {
 				e.deadline = dl
 			}
