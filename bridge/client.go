@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"bytes"
 	"context"
 	stdjson "encoding/json"
 	"errors"
@@ -280,20 +281,18 @@ func (s *Session) readLoop() {
 // rather than waiting for its timeout.
 func (s *Session) undecodable(data []byte, derr error) {
 	perr := fmt.Errorf("%w: undecodable message (%d bytes): %v", ErrProtocol, len(data), derr)
-	var probe struct {
-		ID    any            `json:"id"`
-		Error *jsonrpc.Error `json:"error"`
-	}
-	if json.Unmarshal(data, &probe) == nil {
-		if id, ok := idNumber(probe.ID); ok {
-			if ch := s.take(id); ch != nil {
-				env := &envelope{err: &jsonrpc.Error{Code: CodeParseError, Message: perr.Error()}}
-				if probe.Error != nil {
-					env.err = probe.Error
-				}
-				ch <- env
-				return
+	// The probe is the depth-bounded scanner, never a second full parse:
+	// a frame of 20,000 nested arrays must cost a bounded scan, not the
+	// stack (it killed the runtime before, natively and in the page).
+	if id, errRaw, ok := probeID(data); ok {
+		if ch := s.take(id); ch != nil {
+			env := &envelope{err: &jsonrpc.Error{Code: CodeParseError, Message: perr.Error()}}
+			var we jsonrpc.Error
+			if len(errRaw) > 0 && json.Unmarshal(errRaw, &we) == nil {
+				env.err = &we
 			}
+			ch <- env
+			return
 		}
 	}
 	s.protocolError(perr)
@@ -305,18 +304,36 @@ func (s *Session) protocolError(err error) {
 	}
 }
 
-func idNumber(v any) (int64, bool) {
-	switch id := v.(type) {
-	case float64:
-		return int64(id), float64(int64(id)) == id
-	case int64:
-		return id, true
-	case string:
-		n, err := strconv.ParseInt(id, 10, 64)
-		return n, err == nil
+// probeID finds the top-level "id" (a number, or a string of digits) and
+// "error" of a frame the envelope parser refused, scanning with the depth
+// bound; what follows a value it cannot scan is not looked at.
+func probeID(data []byte) (id int64, errRaw []byte, ok bool) {
+	i := skipWS(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return 0, nil, false
 	}
-	return 0, false
+	var idRaw []byte
+	scanObject(data, i, 1, func(key []byte, vs, ve int) error {
+		switch {
+		case keyIs(key, "id"):
+			idRaw = data[vs:ve]
+		case keyIs(key, "error"):
+			if ve-vs < 1<<16 { // an error object, not a payload
+				errRaw = data[vs:ve]
+			}
+		}
+		return nil
+	})
+	if len(idRaw) == 0 {
+		return 0, nil, false
+	}
+	if idRaw[0] == '"' {
+		idRaw = bytes.Trim(idRaw, `"`)
+	}
+	n, err := strconv.ParseInt(string(idRaw), 10, 64)
+	return n, errRaw, err == nil
 }
+
 
 func (s *Session) take(id int64) chan *envelope {
 	s.mu.Lock()

@@ -288,3 +288,47 @@ func TestRequestStateReplaced(t *testing.T) {
 		}
 	}
 }
+
+// For #14: frames nested far past the depth bound (20,000 arrays in 40 KB;
+// 10 MB of "[") are reported once each and the session goes on; the call
+// whose id a deep error response carries fails at once with the frame's error.
+func TestDeepFramesDoNotWedgeTheSession(t *testing.T) {
+	var protoErrs sync.Map
+	p := &scripted{reply: func(c *bridge.Conn, id json.RawMessage, method string, params json.RawMessage) []string {
+		switch method {
+		case "tools/list":
+			deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+			return []string{
+				deep,                                 // not an object at all
+				strings.Repeat("[", 10<<20),          // 10 MB, never closed
+				`{"jsonrpc":"2.0","x":` + deep + `}`, // an object with a deep member
+				result(id, `{"tools":[{"name":"ok","inputSchema":{"type":"object"}}]}`),
+			}
+		case "resources/read":
+			// A response whose id comes before a deep, broken member.
+			return []string{`{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":-32603,"message":"deep"},"junk":` + strings.Repeat("[", 50000) + `}`}
+		}
+		return []string{rpcError(id, -32601, "no", "")}
+	}}
+	n := 0
+	s := dial(t, startScripted(t, p), &bridge.Options{ReadLimit: 32 << 20, OnProtocolError: func(err error) {
+		protoErrs.Store(n, err)
+		n++
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	l, err := s.ListTools(ctx)
+	if err != nil || len(l.Items) != 1 {
+		t.Fatalf("tools after deep frames: %+v %v", l, err)
+	}
+	_, err = s.ReadResource(ctx, "x://deep")
+	if e, ok := bridge.AsError(err); !ok || e.Code != -32603 {
+		t.Fatalf("read answered by a deep error frame: %v", err)
+	}
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatalf("the session did not go on: %v", err)
+	}
+	if n < 3 {
+		t.Fatalf("%d protocol errors reported; want one per undecodable frame (3)", n)
+	}
+}
