@@ -28,6 +28,10 @@ const (
 	DefaultTimeout     = 5 * time.Second
 	DefaultToolTimeout = 60 * time.Second
 	DefaultPageCap     = 1000
+	// DefaultMaxDescriptors bounds the entries one listing gathers.
+	DefaultMaxDescriptors = 100_000
+	// DefaultMaxListBytes bounds the bytes of the pages one listing reads.
+	DefaultMaxListBytes = 64 << 20
 )
 
 // Options configures [Dial]. A nil *Options means defaults.
@@ -46,6 +50,13 @@ type Options struct {
 	ToolTimeout time.Duration
 	// PageCap is the most pages one listing follows. Defaults to 1,000.
 	PageCap int
+	// MaxDescriptors is the most entries one listing gathers (default
+	// 100,000) and MaxListBytes the most bytes of pages it reads (default
+	// 64 MiB): a listing past either stops with what it has, Truncated, and
+	// a KindLimit error naming the bound, so a huge catalogue cannot exhaust
+	// the page's memory.
+	MaxDescriptors int
+	MaxListBytes   int64
 	// Token is sent as the subprotocol entry "mcp.token.<token>".
 	Token string
 	// Protocol is the revision to speak: [ProtocolAuto] (the default:
@@ -120,6 +131,12 @@ func Dial(ctx context.Context, url string, opts *Options) (*Session, error) {
 	}
 	if o.PageCap <= 0 {
 		o.PageCap = DefaultPageCap
+	}
+	if o.MaxDescriptors <= 0 {
+		o.MaxDescriptors = DefaultMaxDescriptors
+	}
+	if o.MaxListBytes <= 0 {
+		o.MaxListBytes = DefaultMaxListBytes
 	}
 	protos := []string{Subprotocol}
 	if o.Token != "" {
@@ -333,7 +350,6 @@ func probeID(data []byte) (id int64, errRaw []byte, ok bool) {
 	n, err := strconv.ParseInt(string(idRaw), 10, 64)
 	return n, errRaw, err == nil
 }
-
 
 func (s *Session) take(id int64) chan *envelope {
 	s.mu.Lock()

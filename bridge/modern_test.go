@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -330,5 +331,37 @@ func TestDeepFramesDoNotWedgeTheSession(t *testing.T) {
 	}
 	if n < 3 {
 		t.Fatalf("%d protocol errors reported; want one per undecodable frame (3)", n)
+	}
+}
+
+// For #14: a listing stops at maxDescriptors (and at the bytes bound) with
+// what it gathered, Truncated, and a limit error naming the bound.
+func TestListingBounds(t *testing.T) {
+	page := func(id json.RawMessage, n, from int, next string) string {
+		var rs []string
+		for i := range n {
+			rs = append(rs, fmt.Sprintf(`{"uri":"b://%d","name":"n%d"}`, from+i, from+i))
+		}
+		return result(id, `{"resources":[`+strings.Join(rs, ",")+`],"nextCursor":"`+next+`"}`)
+	}
+	p := &scripted{reply: func(_ *bridge.Conn, id json.RawMessage, method string, params json.RawMessage) []string {
+		var q struct{ Cursor string }
+		json.Unmarshal(params, &q)
+		n, _ := strconv.Atoi(q.Cursor)
+		return []string{page(id, 400, n*400, strconv.Itoa(n+1))} // never ends
+	}}
+	url := startScripted(t, p)
+	s := dial(t, url, &bridge.Options{MaxDescriptors: 1000})
+	l, err := s.ListResources(context.Background(), nil)
+	if e, ok := bridge.AsError(err); !ok || e.Kind != bridge.KindLimit || !strings.Contains(err.Error(), "1000") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(l.Items) != 1000 || !l.Truncated {
+		t.Fatalf("%d items, truncated %v", len(l.Items), l.Truncated)
+	}
+	s2 := dial(t, url, &bridge.Options{MaxListBytes: 50_000})
+	l, err = s2.ListResources(context.Background(), nil)
+	if e, ok := bridge.AsError(err); !ok || e.Kind != bridge.KindLimit || !strings.Contains(err.Error(), "bytes") || !l.Truncated || len(l.Items) == 0 {
+		t.Fatalf("bytes bound: %d items, %v", len(l.Items), err)
 	}
 }

@@ -106,6 +106,7 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 	}
 	seen := map[string]bool{}
 	cursor := ""
+	var bytesRead int64
 	for {
 		if out.Pages >= s.o.PageCap {
 			out.Truncated = true
@@ -119,6 +120,10 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 		if err := s.call(ctx, method, "", params, &raw); err != nil {
 			out.Truncated = out.Pages > 0
 			return out, err
+		}
+		if bytesRead += int64(len(raw)); bytesRead > s.o.MaxListBytes && out.Pages > 0 {
+			out.Truncated = true
+			return out, newError(KindLimit, nil, method, "", "stopped after %d bytes of pages (the bound is %d); returning the %d entries gathered", bytesRead, s.o.MaxListBytes, len(out.Items))
 		}
 		var nextCursor string
 		hasNext := false
@@ -167,6 +172,16 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 				continue
 			}
 			good = append(good, v)
+		}
+		if room := s.o.MaxDescriptors - len(out.Items); len(good) > room {
+			good = good[:max(room, 0)]
+			out.Items = append(out.Items, good...)
+			out.Invalid = append(out.Invalid, bad...)
+			out.Truncated = true
+			if onPage != nil {
+				onPage(good, bad)
+			}
+			return out, newError(KindLimit, nil, method, "", "stopped at %d entries (the maxDescriptors bound); the server has more", s.o.MaxDescriptors)
 		}
 		out.Items = append(out.Items, good...)
 		out.Invalid = append(out.Invalid, bad...)

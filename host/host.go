@@ -38,8 +38,9 @@ type Options struct {
 	Token string
 	// ReadLimit is the largest message accepted (default 64 MiB).
 	ReadLimit int64
-	// PageCap bounds listing (default 1,000 pages).
-	PageCap int
+	// PageCap bounds listing (default 1,000 pages); MaxDescriptors the
+	// entries it gathers (default 100,000), reported as truncated.
+	PageCap, MaxDescriptors int
 	// NoReconnect disables reconnection after a lost connection.
 	NoReconnect bool
 	// BackoffMin and BackoffMax bound the reconnection and retry delays

@@ -40,7 +40,7 @@ var _ session = (*bridge.Session)(nil)
 func bridgeDialer(url string, o *Options) dialer {
 	return func(ctx context.Context, w bridge.Watcher, protocol string) (session, error) {
 		s, err := bridge.Dial(ctx, url, &bridge.Options{
-			ClientInfo: o.ClientInfo, Token: o.Token, ReadLimit: o.ReadLimit, PageCap: o.PageCap,
+			ClientInfo: o.ClientInfo, Token: o.Token, ReadLimit: o.ReadLimit, PageCap: o.PageCap, MaxDescriptors: o.MaxDescriptors,
 			Timeout: o.Timeout, ToolTimeout: o.ToolTimeout, Watcher: w, Protocol: protocol,
 		})
 		if err != nil {

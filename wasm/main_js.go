@@ -435,6 +435,7 @@ func hostOptions(o js.Value) (*host.Options, error) {
 	}
 	opts.Attach.RemoteImages = o.Get("remoteImages").Truthy()
 	opts.Attach.MaxPartBytes, opts.Attach.MaxReadBytes = num("maxPartBytes"), num("maxReadBytes")
+	opts.MaxDescriptors = int(num("maxDescriptors"))
 	if v := o.Get("clientInfo"); v.Type() == js.TypeString {
 		if err := json.Unmarshal([]byte(v.String()), &opts.ClientInfo); err != nil {
 			return nil, &bridge.Error{Kind: bridge.KindInvalid, Message: "options.clientInfo: " + err.Error()}

@@ -35,6 +35,11 @@ export interface ConnectOptions {
   maxPartBytes?: number
   /** Largest decoded size of all parts of one read together. Default 48 MiB. */
   maxReadBytes?: number
+  /** The most resource and template descriptors one listing gathers (each).
+   * A server that lists more stops at the bound: listprogress says
+   * `truncated: true` with an error naming it. Listings also stop after
+   * 64 MiB of pages. Default 100000. */
+  maxDescriptors?: number
   /** Sent in initialize. Default { name: "mcphost", version: "0.1.0" }. */
   clientInfo?: Implementation
   /** Bearer-like token, sent only as the WebSocket subprotocol entry

@@ -410,6 +410,7 @@ export async function connect(url, options = {}) {
     remoteImages: !!o.remoteImages,
     maxPartBytes: +o.maxPartBytes || 0,
     maxReadBytes: +o.maxReadBytes || 0,
+    maxDescriptors: +o.maxDescriptors || 0,
     clientInfo: o.clientInfo ? JSON.stringify(o.clientInfo) : undefined,
     token: o.token ? String(o.token) : undefined,
     reconnect: o.reconnect !== false,
