@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcphost/mcphost/internal/xsync"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	json "github.com/segmentio/encoding/json"
 )
@@ -100,7 +101,7 @@ type Session struct {
 	err     *Error        // why the session ended
 	done    chan struct{} // closed when the session ends
 
-	notes *queue
+	notes *xsync.Queue
 	subs  subs
 
 	modern   bool // 2026-07-28: _meta on every request, listens, no ping
@@ -174,9 +175,9 @@ func validToken(t string) error {
 }
 
 func newSession(c *Conn, o Options) *Session {
-	s := &Session{conn: c, o: o, pending: map[int64]chan *envelope{}, done: make(chan struct{}), notes: newQueue()}
+	s := &Session{conn: c, o: o, pending: map[int64]chan *envelope{}, done: make(chan struct{}), notes: xsync.NewQueue()}
 	go s.readLoop()
-	go s.notes.run()
+	go s.notes.Run()
 	return s
 }
 
@@ -247,7 +248,7 @@ func (s *Session) end(err *Error) {
 	for _, ch := range pending {
 		close(ch) // a closed channel means: the session ended
 	}
-	s.notes.close()
+	s.notes.Close()
 }
 
 func (s *Session) connErr() *Error {
@@ -287,7 +288,7 @@ func (s *Session) readLoop() {
 		case env.method == "notifications/cancelled":
 			s.serverCancelled(env.params)
 		default:
-			s.notes.pushFunc(func() { s.dispatch(env) })
+			s.notes.Push(func() { s.dispatch(env) })
 		}
 	}
 }
@@ -317,7 +318,7 @@ func (s *Session) undecodable(data []byte, derr error) {
 
 func (s *Session) protocolError(err error) {
 	if s.o.OnProtocolError != nil {
-		s.notes.pushFunc(func() { s.o.OnProtocolError(err) })
+		s.notes.Push(func() { s.o.OnProtocolError(err) })
 	}
 }
 
@@ -603,56 +604,6 @@ func (s *Session) callErr(err *Error, method, uri string) *Error {
 	e := *err
 	e.Method, e.URI = method, uri
 	return &e
-}
-
-// queue is an unbounded FIFO of notifications and callbacks, so the read
-// loop never blocks on a slow handler.
-type queue struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	items  []func()
-	closed bool
-}
-
-func newQueue() *queue {
-	q := &queue{}
-	q.cond = sync.NewCond(&q.mu)
-	return q
-}
-
-func (q *queue) pushFunc(f func()) {
-	q.mu.Lock()
-	if !q.closed {
-		q.items = append(q.items, f)
-		q.cond.Signal()
-	}
-	q.mu.Unlock()
-}
-
-func (q *queue) close() {
-	q.mu.Lock()
-	q.closed = true
-	q.cond.Signal()
-	q.mu.Unlock()
-}
-
-// run calls queued functions in order until the queue is closed and drained.
-func (q *queue) run() {
-	for {
-		q.mu.Lock()
-		for len(q.items) == 0 && !q.closed {
-			q.cond.Wait()
-		}
-		if len(q.items) == 0 {
-			q.mu.Unlock()
-			return
-		}
-		f := q.items[0]
-		q.items[0] = nil
-		q.items = q.items[1:]
-		q.mu.Unlock()
-		f()
-	}
 }
 
 func contains(list []string, s string) bool {

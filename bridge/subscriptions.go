@@ -206,6 +206,6 @@ func (s *Session) reconcile(u string, st *sub) {
 // watcherDo runs f with the Watcher on the session's callback goroutine.
 func (s *Session) watcherDo(f func(Watcher)) {
 	if w := s.o.Watcher; w != nil {
-		s.notes.pushFunc(func() { f(w) })
+		s.notes.Push(func() { f(w) })
 	}
 }

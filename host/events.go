@@ -1,9 +1,8 @@
 package host
 
 import (
-	"sync"
-
 	"github.com/mcphost/mcphost/attach"
+	"github.com/mcphost/mcphost/internal/xsync"
 )
 
 // Event types, as the JavaScript API names them. docs/embedding.md states
@@ -50,55 +49,22 @@ type Event struct {
 // code while it holds a lock). After close it delivers what was queued and
 // its goroutine ends.
 type eventQueue struct {
-	fn     func(Event)
-	mu     sync.Mutex
-	cond   *sync.Cond
-	items  []Event
-	closed bool
+	fn func(Event)
+	q  *xsync.Queue
 }
 
 func newEventQueue(fn func(Event)) *eventQueue {
-	q := &eventQueue{fn: fn}
-	q.cond = sync.NewCond(&q.mu)
+	e := &eventQueue{fn: fn, q: xsync.NewQueue()}
 	if fn != nil {
-		go q.run()
+		go e.q.Run()
 	}
-	return q
+	return e
 }
 
-func (q *eventQueue) push(ev Event) {
-	if q.fn == nil {
-		return
+func (e *eventQueue) push(ev Event) {
+	if e.fn != nil {
+		e.q.Push(func() { e.fn(ev) })
 	}
-	q.mu.Lock()
-	if !q.closed {
-		q.items = append(q.items, ev)
-		q.cond.Signal()
-	}
-	q.mu.Unlock()
 }
 
-func (q *eventQueue) close() {
-	q.mu.Lock()
-	q.closed = true
-	q.cond.Signal()
-	q.mu.Unlock()
-}
-
-func (q *eventQueue) run() {
-	for {
-		q.mu.Lock()
-		for len(q.items) == 0 && !q.closed {
-			q.cond.Wait()
-		}
-		if len(q.items) == 0 {
-			q.mu.Unlock()
-			return
-		}
-		ev := q.items[0]
-		q.items[0] = Event{}
-		q.items = q.items[1:]
-		q.mu.Unlock()
-		q.fn(ev)
-	}
-}
+func (e *eventQueue) close() { e.q.Close() }

@@ -1,0 +1,60 @@
+// Package xsync holds the concurrency helpers mcphost's packages share.
+package xsync
+
+import "sync"
+
+// A Queue is an unbounded FIFO of functions run one at a time, in order, by
+// [Queue.Run] on a goroutine of the owner's, so a producer (a read loop, a
+// state machine holding its lock) never blocks on a slow consumer. After
+// [Queue.Close] it runs what was queued, drops what is pushed later, and Run
+// returns. The zero value is not ready: use [NewQueue].
+type Queue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	items  []func()
+	closed bool
+}
+
+// NewQueue returns an empty open queue.
+func NewQueue() *Queue {
+	q := &Queue{}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+// Push queues f; after Close it does nothing.
+func (q *Queue) Push(f func()) {
+	q.mu.Lock()
+	if !q.closed {
+		q.items = append(q.items, f)
+		q.cond.Signal()
+	}
+	q.mu.Unlock()
+}
+
+// Close ends the queue once what is queued has run.
+func (q *Queue) Close() {
+	q.mu.Lock()
+	q.closed = true
+	q.cond.Signal()
+	q.mu.Unlock()
+}
+
+// Run calls queued functions in order until the queue is closed and drained.
+func (q *Queue) Run() {
+	for {
+		q.mu.Lock()
+		for len(q.items) == 0 && !q.closed {
+			q.cond.Wait()
+		}
+		if len(q.items) == 0 {
+			q.mu.Unlock()
+			return
+		}
+		f := q.items[0]
+		q.items[0] = nil
+		q.items = q.items[1:]
+		q.mu.Unlock()
+		f()
+	}
+}
