@@ -104,6 +104,9 @@ type Session struct {
 	notes *xsync.Queue
 	subs  subs
 
+	answers        chan []byte // answers to server requests, written by writeAnswers
+	answersDropped atomic.Int64
+
 	modern   bool // 2026-07-28: _meta on every request, listens, no ping
 	metaOnce sync.Once
 	metaJSON []byte
@@ -175,9 +178,11 @@ func validToken(t string) error {
 }
 
 func newSession(c *Conn, o Options) *Session {
-	s := &Session{conn: c, o: o, pending: map[int64]chan *envelope{}, done: make(chan struct{}), notes: xsync.NewQueue()}
+	s := &Session{conn: c, o: o, pending: map[int64]chan *envelope{}, done: make(chan struct{}), notes: xsync.NewQueue(),
+		answers: make(chan []byte, 256)}
 	go s.readLoop()
 	go s.notes.Run()
+	go s.writeAnswers()
 	return s
 }
 
@@ -384,7 +389,28 @@ func (s *Session) answer(r *envelope) {
 		m, _ := stdjson.Marshal("method not found: " + r.method + " (this client implements no server-to-client requests but ping)")
 		msg = fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`, r.id, CodeMethodNotFound, m)
 	}
-	go s.conn.WriteRaw(context.Background(), []byte(msg))
+	select {
+	case s.answers <- []byte(msg):
+	default:
+		// A server flooding requests (100k pings) must not cost a goroutine
+		// or a buffer each: past the bound, requests go unanswered,
+		// reported once.
+		if s.answersDropped.Add(1) == 1 {
+			s.protocolError(fmt.Errorf("%w: the server sent more than %d requests awaiting an answer; later ones go unanswered", ErrProtocol, cap(s.answers)))
+		}
+	}
+}
+
+// writeAnswers sends the answers to server requests, one at a time.
+func (s *Session) writeAnswers() {
+	for {
+		select {
+		case msg := <-s.answers:
+			s.conn.WriteRaw(context.Background(), msg)
+		case <-s.done:
+			return
+		}
+	}
 }
 
 // updated handles notifications/resources/updated on the read loop.

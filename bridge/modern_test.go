@@ -6,9 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -363,5 +365,44 @@ func TestListingBounds(t *testing.T) {
 	l, err = s2.ListResources(context.Background(), nil)
 	if e, ok := bridge.AsError(err); !ok || e.Kind != bridge.KindLimit || !strings.Contains(err.Error(), "bytes") || !l.Truncated || len(l.Items) == 0 {
 		t.Fatalf("bytes bound: %d items, %v", len(l.Items), err)
+	}
+}
+
+// For #14 item 7: 100,000 server pings in a burst cost neither a goroutine
+// each nor the session: a call made behind them is answered, the excess is
+// reported once.
+func TestPingFloodIsBounded(t *testing.T) {
+	flood := make(chan struct{})
+	p := &scripted{reply: func(c *bridge.Conn, id json.RawMessage, method string, _ json.RawMessage) []string {
+		if method == "tools/list" {
+			var b strings.Builder
+			for i := range 100_000 {
+				fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":"p%d","method":"ping"}`+"\n", i)
+			}
+			out := strings.Split(strings.TrimSpace(b.String()), "\n")
+			close(flood)
+			return append(out, result(id, `{"tools":[]}`))
+		}
+		return []string{rpcError(id, -32601, "no", "")}
+	}}
+	var reported atomic.Int64
+	s := dial(t, startScripted(t, p), &bridge.Options{OnProtocolError: func(err error) {
+		if strings.Contains(err.Error(), "unanswered") {
+			reported.Add(1)
+		}
+	}})
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatalf("a call behind 100,000 pings: %v", err)
+	}
+	<-flood
+	if g := runtime.NumGoroutine(); g > before+50 {
+		t.Fatalf("%d goroutines after the flood (%d before)", g, before)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := reported.Load(); n != 1 {
+		t.Fatalf("the flood was reported %d times; want once", n)
 	}
 }
