@@ -313,10 +313,9 @@ func TestDeepFramesDoNotWedgeTheSession(t *testing.T) {
 		}
 		return []string{rpcError(id, -32601, "no", "")}
 	}}
-	n := 0
+	var n atomic.Int64
 	s := dial(t, startScripted(t, p), &bridge.Options{ReadLimit: 32 << 20, OnProtocolError: func(err error) {
-		protoErrs.Store(n, err)
-		n++
+		protoErrs.Store(n.Add(1), err)
 	}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -331,8 +330,12 @@ func TestDeepFramesDoNotWedgeTheSession(t *testing.T) {
 	if _, err := s.ListTools(ctx); err != nil {
 		t.Fatalf("the session did not go on: %v", err)
 	}
-	if n < 3 {
-		t.Fatalf("%d protocol errors reported; want one per undecodable frame (3)", n)
+	// Reported on the callback goroutine: wait for the three.
+	for deadline := time.Now().Add(5 * time.Second); n.Load() < 3 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := n.Load(); got < 3 {
+		t.Fatalf("%d protocol errors reported; want one per undecodable frame (3)", got)
 	}
 }
 
