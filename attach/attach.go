@@ -113,7 +113,8 @@ type Attachment struct {
 	// Bytes holds a binary part's decoded bytes.
 	Bytes []byte `json:"-"`
 	// ForwardAsImage says the bytes may go to the model as an image of type
-	// MIMEType: the sniffed type is in the accept list.
+	// MIMEType: the sniffed type is in the accept list and the image's
+	// header parses with sane dimensions.
 	ForwardAsImage bool `json:"forwardAsImage"`
 	// Presentable says the part can go to a model as it is (as text or as
 	// an image). Binary parts that are neither are kept but not decoded.

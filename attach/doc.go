@@ -28,7 +28,16 @@
 // image/jpeg"), the more specific of the two when they agree, and the
 // declaration when the sniffer knows nothing specific. The URI's extension
 // is never consulted. An image goes to the model (ForwardAsImage) only when
-// its sniffed type is in [Options.AcceptImages]; SVG never does.
+// its sniffed type is in [Options.AcceptImages] and its header checks out:
+// mimetype decides from a magic number alone, so the bytes must also parse
+// as far as a decoder needs to start (PNG's IHDR with its CRC, JPEG's frame
+// header however much EXIF precedes it, GIF's screen descriptor, WebP's
+// RIFF size and VP8/VP8L/VP8X header) and declare non-zero dimensions of at
+// most 65,535 per side and 2^27 pixels. A part that fails becomes bytes of
+// type application/octet-stream with a warning naming the defect ("not a
+// valid image/png: PNG signature but no valid IHDR chunk; not forwarded as
+// an image"). No pixel is decoded. An accepted type the package has no
+// check for is not forwarded. SVG never is.
 //
 // # Markdown
 //

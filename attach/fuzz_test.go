@@ -18,6 +18,7 @@ func FuzzDecodeContents(f *testing.F) {
 	f.Add([]byte(`{"contents":[{"uri":"m","mimeType":"image/png","blob":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="}]}`))
 	f.Add([]byte(`{"contents":[{"uri":"m","mimeType":"text/markdown","text":"[x](javascript:alert(1))"}]}`))
 	f.Add([]byte(`{"contents":[{"uri":"m","mimeType":"application/json","text":"{"}]}`))
+	f.Add([]byte(`{"contents":[{"uri":"m","mimeType":"image/png","blob":"iVBORw0KGgo8aHRtbD48c2NyaXB0PmFsZXJ0KDEpPC9zY3JpcHQ+"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		opts := &Options{MaxPartBytes: 1 << 16, MaxReadBytes: 1 << 17}
 		atts, err := FromReadResult(data, opts)
@@ -50,6 +51,11 @@ func FuzzDecodeContents(f *testing.F) {
 				}
 				if a.ForwardAsImage && (a.MIMEType != a.SniffedMIMEType || a.MIMEType == svgType) {
 					t.Fatalf("part %d forwards %q sniffed %q", i, a.MIMEType, a.SniffedMIMEType)
+				}
+				if a.ForwardAsImage {
+					if err := checkImage(a.MIMEType, a.Bytes); err != nil {
+						t.Fatalf("part %d forwards an invalid %s: %v", i, a.MIMEType, err)
+					}
 				}
 				if a.HTML != "" {
 					if err := checkSafeHTML(a.HTML); err != nil {

@@ -213,6 +213,13 @@ func (o *options) binaryAttachment(i int, c Contents, data []byte) Attachment {
 	case sniffed == svgType || a.MIMEType == svgType:
 		a.warn("SVG is never forwarded to the model as an image (an SVG document can carry script)")
 	case o.accept[sniffed]:
+		if err := checkImage(sniffed, data); err != nil {
+			// Treated as bytes of no known type, like any binary part a
+			// model cannot take: kept, not presentable, not an image.
+			a.MIMEType = octetStream
+			a.warn("not a valid %s: %v; not forwarded as an image", sniffed, err)
+			break
+		}
 		a.ForwardAsImage, a.Presentable = true, true
 		a.MIMEType = sniffed
 	case isImage(sniffed):
