@@ -108,7 +108,9 @@ type Attachment struct {
 	// Text is the document for text parts, and for binary parts whose
 	// effective type is textual and whose bytes are valid UTF-8.
 	Text string `json:"-"`
-	// HTML is the sanitized rendering of a Markdown document ("" otherwise).
+	// HTML is the sanitized rendering of a Markdown document ("" otherwise),
+	// or its escaped text in a <pre> when it nests too deep or would render
+	// in superlinear time (a warning says which).
 	HTML string `json:"html,omitempty"`
 	// Bytes holds a binary part's decoded bytes.
 	Bytes []byte `json:"-"`

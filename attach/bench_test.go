@@ -126,3 +126,31 @@ func BenchmarkIndexAdd(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkRenderMarkdownHostile renders the inputs of issue 14 §1–2
+// (before the guard: seconds each; after: the plain-text fallback).
+func BenchmarkRenderMarkdownHostile(b *testing.B) {
+	for _, tc := range hostileMarkdown {
+		src := []byte(tc.src())
+		b.Run(strings.ReplaceAll(tc.name, " ", "_"), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				if _, err := RenderMarkdown(src, "", false); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRenderChangelog: a 1.3 MB keep-a-changelog document, the
+// issue's slow real-world case.
+func BenchmarkRenderChangelog(b *testing.B) {
+	doc := []byte(changelog(1300 << 10))
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		if _, err := RenderMarkdown(doc, "https://docs.example/a/", false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -47,6 +47,13 @@
 // [Options.RemoteImages]. The output is meant for innerHTML; under Trusted
 // Types, wrap it in a policy that passes it through unchanged.
 //
+// A linear pre-scan runs first. A document nesting lists, block quotes,
+// emphasis or brackets more than 100 levels deep (which would overflow the
+// browser's stack inside the module), or one on which goldmark would do
+// superlinear work (unclosed link destinations, unmatched emphasis
+// delimiters, thousands of reference definitions in one paragraph), is not
+// rendered: HTML is its escaped text in a <pre> and a warning says why.
+//
 // # Limits
 //
 // Parts over [Options.MaxPartBytes] (20 MiB decoded) and parts that would
@@ -67,7 +74,9 @@
 // Under GOOS=js the package behaves the same; it imports no syscall/js and
 // not the go-sdk mcp package (wasm size). Markdown rendering of a 1 MB
 // document takes about half a second in a browser (much less natively), so
-// hosts should render large documents off the keystroke path.
+// hosts should render large documents off the keystroke path. The pre-scan
+// bounds nesting and the shapes it knows, not time: a time budget per part
+// needs rendering in a Worker the page can terminate.
 //
 // # Caveats
 //

@@ -19,6 +19,7 @@ func FuzzDecodeContents(f *testing.F) {
 	f.Add([]byte(`{"contents":[{"uri":"m","mimeType":"text/markdown","text":"[x](javascript:alert(1))"}]}`))
 	f.Add([]byte(`{"contents":[{"uri":"m","mimeType":"application/json","text":"{"}]}`))
 	f.Add([]byte(`{"contents":[{"uri":"m","mimeType":"image/png","blob":"iVBORw0KGgo8aHRtbD48c2NyaXB0PmFsZXJ0KDEpPC9zY3JpcHQ+"}]}`))
+	f.Add([]byte(`{"contents":[{"uri":"m","mimeType":"text/markdown","text":"` + strings.Repeat("- ", 120) + `a"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		opts := &Options{MaxPartBytes: 1 << 16, MaxReadBytes: 1 << 17}
 		atts, err := FromReadResult(data, opts)

@@ -1,6 +1,7 @@
 package attach
 
 import (
+	"bufio"
 	"bytes"
 	"net/url"
 	"strings"
@@ -39,20 +40,118 @@ var baseAttr = []byte("mcphost-base")
 //   - remote (http/https) images become plain links unless remoteImages,
 //     so rendering never makes a request the user did not click.
 //
+// A document that nests lists, block quotes, emphasis or brackets more than
+// 100 levels deep, or on which goldmark would do superlinear work (runs of
+// unclosed link destinations or unmatched emphasis delimiters, thousands of
+// reference definitions in one paragraph), is not rendered: the result is
+// its escaped text in a <pre>, so such a document neither overflows the
+// browser's stack nor stalls the page for long, and never shows as nothing.
+//
 // The error is only ever a writer error; no input is rejected. It is safe
 // for concurrent use.
 func RenderMarkdown(src []byte, baseURI string, remoteImages bool) (string, error) {
+	html, _, err := renderMarkdown(src, baseURI, remoteImages)
+	return html, err
+}
+
+// renderMarkdown is [RenderMarkdown] that also says why a document was
+// shown as plain text ("" when it was rendered).
+func renderMarkdown(src []byte, baseURI string, remoteImages bool) (out, plain string, err error) {
+	if why := mdGuard(src); why != "" {
+		return plainTextHTML(src), why, nil
+	}
 	md := markdownFor(remoteImages)
 	doc := md.Parser().Parse(text.NewReader(src))
+	out, err = renderTree(doc, src, baseURI, remoteImages)
+	return out, "", err
+}
+
+// renderTree renders a parsed document under the URL policy. It is what
+// goldmark's renderer does, with the tree walked in a loop instead of by
+// recursion: under js/wasm a recursion as deep as the tree runs on the
+// engine's stack, and a tree deeper than the guard's estimates (a shape it
+// does not model) must not overflow it.
+func renderTree(doc ast.Node, src []byte, baseURI string, remoteImages bool) (string, error) {
 	if u, err := url.Parse(baseURI); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 		doc.SetAttribute(baseAttr, u)
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(src) + len(src)/4)
-	if err := md.Renderer().Render(&buf, src, doc); err != nil {
+	w := bufio.NewWriter(&buf)
+	funcs := renderFuncsFor(remoteImages)
+	for n, entering := doc, true; ; {
+		status := ast.WalkContinue
+		if k := int(n.Kind()); k < len(funcs) && funcs[k] != nil {
+			var err error
+			if status, err = funcs[k](w, src, n, entering); err != nil {
+				return "", err
+			}
+		}
+		switch {
+		case status == ast.WalkStop:
+		case entering && status != ast.WalkSkipChildren && n.FirstChild() != nil:
+			n = n.FirstChild()
+			continue
+		case entering:
+			entering = false // leave n next
+			continue
+		case n != doc && n.NextSibling() != nil:
+			n, entering = n.NextSibling(), true
+			continue
+		case n != doc:
+			n = n.Parent() // leave the parent next
+			continue
+		}
+		break
+	}
+	if err := w.Flush(); err != nil {
 		return "", err
 	}
 	return buf.String(), nil
+}
+
+// funcTable collects node renderer functions by kind, as goldmark's
+// renderer does when it is set up.
+type funcTable []renderer.NodeRendererFunc
+
+func (t *funcTable) Register(k ast.NodeKind, f renderer.NodeRendererFunc) {
+	for int(k) >= len(*t) {
+		*t = append(*t, nil)
+	}
+	(*t)[k] = f
+}
+
+var (
+	funcsOnce   [2]sync.Once
+	funcsByMode [2]funcTable
+)
+
+// renderFuncsFor returns the functions goldmark.New with GFM and
+// linkRenderer registers, for one remoteImages mode: the HTML renderer
+// (priority 1000) first, then GFM's (500), then linkRenderer (100), each
+// overriding the kinds it registers, as goldmark orders them.
+func renderFuncsFor(remoteImages bool) funcTable {
+	k := 0
+	if remoteImages {
+		k = 1
+	}
+	funcsOnce[k].Do(func() {
+		for _, nr := range []renderer.NodeRenderer{
+			html.NewRenderer(),
+			extension.NewTableHTMLRenderer(),
+			extension.NewStrikethroughHTMLRenderer(),
+			extension.NewTaskCheckBoxHTMLRenderer(),
+			&linkRenderer{remoteImages: remoteImages},
+		} {
+			nr.RegisterFuncs(&funcsByMode[k])
+		}
+	})
+	return funcsByMode[k]
+}
+
+// plainTextHTML is the fallback rendering: the escaped source in a <pre>.
+func plainTextHTML(src []byte) string {
+	return "<pre>" + string(util.EscapeHTML(src)) + "</pre>\n"
 }
 
 var (
@@ -203,9 +302,10 @@ func (r *linkRenderer) renderImage(w util.BufWriter, source []byte, node ast.Nod
 	return ast.WalkSkipChildren, nil
 }
 
-// plainText collects the text of an image description (its alt text).
+// plainText collects the text of an image description (its alt text),
+// walking the description's tree in a loop (see renderTree).
 func plainText(buf *bytes.Buffer, source []byte, n ast.Node) {
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+	for c := n.FirstChild(); c != nil; {
 		switch t := c.(type) {
 		case *ast.Text:
 			buf.Write(t.Segment.Value(source))
@@ -217,8 +317,18 @@ func plainText(buf *bytes.Buffer, source []byte, n ast.Node) {
 		case *ast.AutoLink:
 			buf.Write(t.Label(source))
 		default:
-			plainText(buf, source, c)
+			if f := c.FirstChild(); f != nil {
+				c = f
+				continue
+			}
 		}
+		for c != n && c.NextSibling() == nil {
+			c = c.Parent()
+		}
+		if c == n {
+			return
+		}
+		c = c.NextSibling()
 	}
 }
 

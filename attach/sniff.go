@@ -152,10 +152,14 @@ func (o *options) finishText(a *Attachment) {
 		if looksJSON(a.Text) {
 			a.warn("declared %s but the text is JSON", a.MIMEType)
 		}
-		html, err := RenderMarkdown([]byte(a.Text), a.URI, o.remoteImages)
-		if err != nil {
+		html, plain, err := renderMarkdown([]byte(a.Text), a.URI, o.remoteImages)
+		switch {
+		case err != nil:
 			a.warn("markdown could not be rendered: %v", err)
-		} else {
+		case plain != "":
+			a.HTML = html
+			a.warn("%s; shown as escaped plain text, not rendered", plain)
+		default:
 			a.HTML = html
 		}
 	case isJSONType(a.MIMEType):
