@@ -237,11 +237,16 @@ export interface Attachment {
   sniffedMimeType: string
   /** Present exactly when the part carries text ("" for an empty document). */
   text?: string
-  /** Sanitized HTML, only for Markdown; safe for innerHTML (see docs/embedding.md for Trusted Types). */
+  /** Sanitized HTML, only for Markdown; safe for innerHTML (see docs/embedding.md for Trusted Types).
+   * Markdown nested over 100 levels, or shaped to make the renderer superlinear,
+   * is not rendered: html is then `<pre>` of the escaped text, with a warning. */
   html?: string
   /** A binary part's decoded bytes, copied once from the module. */
   bytes?: Uint8Array
-  /** The bytes may go to the model as an image of type mimeType. */
+  /** The bytes may go to the model as an image of type mimeType: the type is
+   * accepted and its header parses with sane dimensions (a PNG signature
+   * followed by anything else is not an image; mimeType is then
+   * application/octet-stream with a warning naming the defect). */
   forwardAsImage: boolean
   /** The part can go to a model as it is (as text or an image). */
   presentable: boolean
