@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -20,6 +22,7 @@ const TokenPrefix = "mcp.token."
 // WebSocket close codes (RFC 6455 §7.4.1) this package sends or reads.
 const (
 	statusNormalClosure   = 1000
+	statusGoingAway       = 1001
 	statusUnsupportedData = 1003
 	statusPolicyViolation = 1008
 	statusMessageTooBig   = 1009
@@ -67,7 +70,17 @@ type Conn struct {
 	ctx    context.Context // the connection's lifetime
 	cancel context.CancelFunc
 
+	// Server side only (see serverconn.go): out queues writes for one
+	// writer goroutine; boundErrors caps what an error answer echoes.
+	out         *outbound
+	boundErrors bool
+	// lastActive is when a frame was last read or written, or a pong
+	// received (UnixNano); gotCall is set by the first valid request.
+	lastActive atomic.Int64
+	gotCall    atomic.Bool
+
 	closeOnce sync.Once
+	dropOnce  sync.Once // server side: fail's immediate drop
 	mu        sync.Mutex
 	err       error // why the connection ended, once it has
 }
@@ -78,8 +91,13 @@ func newConn(ws socket, readLimit int64) *Conn {
 	}
 	ws.setReadLimit(readLimit)
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Conn{ws: ws, readLimit: readLimit, ctx: ctx, cancel: cancel}
+	c := &Conn{ws: ws, readLimit: readLimit, ctx: ctx, cancel: cancel}
+	c.touch()
+	return c
 }
+
+// touch records traffic on the connection (for the idle timeout).
+func (c *Conn) touch() { c.lastActive.Store(time.Now().UnixNano()) }
 
 // Principal is the identity the endpoint's Authenticate function returned for
 // this connection ("" without authentication).
@@ -106,6 +124,9 @@ func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			}
 			continue
 		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			c.gotCall.Store(true)
+		}
 		return msg, nil
 	}
 }
@@ -127,6 +148,7 @@ func (c *Conn) readFrame() ([]byte, error) {
 	if err != nil {
 		return nil, c.fail(c.readError(err))
 	}
+	c.touch()
 	if binary {
 		err := fmt.Errorf("%w: binary frame (the mcp subprotocol carries text frames only)", ErrProtocol)
 		c.ws.close(statusUnsupportedData, "binary frames are not part of the mcp subprotocol")
@@ -153,6 +175,9 @@ func (c *Conn) readError(err error) error {
 // Write sends msg as one text frame. ctx is checked before sending but does
 // not reach the socket.
 func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if c.boundErrors {
+		msg = boundError(msg)
+	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("bridge: encode message: %w", err)
@@ -160,7 +185,10 @@ func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return c.WriteRaw(ctx, data)
 }
 
-// WriteRaw sends one pre-encoded JSON-RPC message as a text frame.
+// WriteRaw sends one pre-encoded JSON-RPC message as a text frame. On the
+// server side ([Endpoint]) it queues the frame for the connection's writer
+// and returns at once; a peer that lets the queue pass its bound, or a frame
+// its write deadline, is disconnected (see [EndpointOptions.MaxQueue]).
 func (c *Conn) WriteRaw(ctx context.Context, data []byte) error {
 	if ctx != nil {
 		if err := ctx.Err(); err != nil {
@@ -170,9 +198,13 @@ func (c *Conn) WriteRaw(ctx context.Context, data []byte) error {
 	if err := c.Err(); err != nil {
 		return err
 	}
+	if c.out != nil {
+		return c.out.enqueue(c, data)
+	}
 	if err := c.ws.write(c.ctx, data); err != nil {
 		return c.fail(c.readError(err))
 	}
+	c.touch()
 	return nil
 }
 
@@ -193,6 +225,16 @@ func (c *Conn) fail(err error) error {
 	}
 	err = c.err
 	c.mu.Unlock()
+	if c.out != nil {
+		// Server side: drop the connection even while a graceful close
+		// (Close draining the queue) is under way.
+		c.dropOnce.Do(func() {
+			c.cancel()
+			c.ws.closeNow()
+			c.out.drop()
+		})
+		return err
+	}
 	c.closeOnce.Do(func() {
 		c.cancel()
 		c.ws.closeNow()
@@ -209,6 +251,12 @@ func (c *Conn) Close() error {
 	}
 	c.mu.Unlock()
 	c.closeOnce.Do(func() {
+		if c.out != nil {
+			// The writer sends what is queued (bounded by its deadline),
+			// then closes.
+			c.out.startClose()
+			return
+		}
 		// Close waits (bounded by the library) for the peer's close frame;
 		// cancel afterwards so a blocked Read returns.
 		go func() {
@@ -217,4 +265,23 @@ func (c *Conn) Close() error {
 		}()
 	})
 	return nil
+}
+
+// failClose ends the connection for a policy reason: err is recorded, the
+// peer gets a close frame with code and reason (at most 1 s is spent on
+// it), and the connection is dropped.
+func (c *Conn) failClose(code int, reason string, err error) {
+	c.mu.Lock()
+	if c.err == nil {
+		c.err = err
+	}
+	c.mu.Unlock()
+	c.closeOnce.Do(func() {
+		go func() {
+			t := time.AfterFunc(time.Second, func() { c.fail(err) })
+			c.ws.close(code, reason)
+			t.Stop()
+			c.fail(err)
+		}()
+	})
 }

@@ -4,6 +4,7 @@ package bridge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -12,13 +13,16 @@ import (
 	"path"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/coder/websocket"
 )
 
 // EndpointOptions configures the server side of the wire contract. The zero
 // value is usable: same-origin only, loopback Host names only on a loopback
-// listener, 64 MiB read limit, no authentication, no connection cap.
+// listener, 64 MiB read limit, no authentication, no connection cap, and the
+// default send queue, write deadline, first-request deadline and idle
+// timeout.
 type EndpointOptions struct {
 	// OriginPatterns lists extra origins allowed besides the same origin.
 	// Each is matched (path.Match, case-insensitive) against the full origin
@@ -41,7 +45,40 @@ type EndpointOptions struct {
 	MaxConns int
 	// Logger receives refusals and undecodable messages. Defaults to slog.Default().
 	Logger *slog.Logger
+
+	// MaxQueue bounds the bytes queued for sending to one peer: frames are
+	// written by the connection's own writer goroutine, so that no writer
+	// (a notification fan-out, say) ever waits on a slow peer. The frame
+	// being written and the next one may be of any size (the write deadline
+	// bounds them); a write that would take the frames behind them past
+	// MaxQueue bytes disconnects the peer ([ErrSlowPeer]). Defaults to
+	// [DefaultMaxQueue].
+	MaxQueue int64
+	// WriteTimeout bounds the write of each frame; a peer that does not
+	// take a frame within it is disconnected ([ErrSlowPeer]). Defaults to
+	// [DefaultWriteTimeout].
+	WriteTimeout time.Duration
+	// FirstRequestTimeout closes a connection (1008) whose peer has not sent
+	// a valid JSON-RPC request within it of the upgrade ([ErrIdle]); there
+	// is no initialize in the 2026-07-28 revision to wait for. Defaults to
+	// [DefaultFirstRequestTimeout]; negative disables it.
+	FirstRequestTimeout time.Duration
+	// IdleTimeout closes a connection (1001) with no traffic either way
+	// for that long ([ErrIdle]). When it has been quiet for half of it, the
+	// server sends a WebSocket ping (the 2026-07-28 revision has no MCP
+	// ping), and the pong counts as traffic: a live peer holding a quiet
+	// subscription stays. Defaults to [DefaultIdleTimeout]; negative
+	// disables it.
+	IdleTimeout time.Duration
 }
+
+// Defaults of [EndpointOptions].
+const (
+	DefaultMaxQueue            = 8 << 20
+	DefaultWriteTimeout        = 30 * time.Second
+	DefaultFirstRequestTimeout = 10 * time.Second
+	DefaultIdleTimeout         = 2 * time.Minute
+)
 
 // Endpoint returns an http.Handler that upgrades requests satisfying the
 // contract (subprotocol "mcp", allowed Origin and Host, valid token) and calls
@@ -55,6 +92,18 @@ func Endpoint(opts *EndpointOptions, serve func(ctx context.Context, c *Conn)) h
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.MaxQueue <= 0 {
+		o.MaxQueue = DefaultMaxQueue
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = DefaultWriteTimeout
+	}
+	if o.FirstRequestTimeout == 0 {
+		o.FirstRequestTimeout = DefaultFirstRequestTimeout
+	}
+	if o.IdleTimeout == 0 {
+		o.IdleTimeout = DefaultIdleTimeout
 	}
 	return &endpoint{o: o, serve: serve}
 }
@@ -128,12 +177,29 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := newConn(coderSocket{ws}, e.o.ReadLimit)
 	c.principal = principal
+	c.boundErrors = true
+	c.out = newOutbound(e.o.MaxQueue, e.o.WriteTimeout)
+	var undecodable atomic.Int64
 	c.onUndecodable = func(data []byte, err error) {
-		e.o.Logger.Warn("bridge: undecodable message", "err", err, "bytes", len(data))
+		// Logged a few times per connection, then counted: a client
+		// cannot flood the log.
+		if undecodable.Add(1) <= maxUndecodableLogs {
+			e.o.Logger.Warn("bridge: undecodable message", "err", truncateBytes(err.Error(), 200), "bytes", len(data))
+		}
 		msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%q}}`,
-			CodeParseError, "parse error: "+err.Error())
+			CodeParseError, truncateBytes("parse error: "+err.Error(), maxEcho))
 		c.WriteRaw(context.Background(), []byte(msg))
 	}
+	go c.out.run(c)
+	go watch(c, e.o.FirstRequestTimeout, e.o.IdleTimeout)
+	defer func() {
+		if n := undecodable.Load(); n > maxUndecodableLogs {
+			e.o.Logger.Warn("bridge: undecodable messages not logged", "count", n-maxUndecodableLogs)
+		}
+		if err := c.Err(); errors.Is(err, ErrSlowPeer) || errors.Is(err, ErrIdle) {
+			e.o.Logger.Info("bridge: connection dropped", "remote", r.RemoteAddr, "why", err)
+		}
+	}()
 	defer c.Close()
 	e.serve(r.Context(), c)
 }

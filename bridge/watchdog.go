@@ -1,0 +1,78 @@
+//go:build !js
+
+package bridge
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// maxUndecodableLogs is how many undecodable messages of one connection are
+// logged one by one; the rest are counted when it ends.
+const maxUndecodableLogs = 5
+
+// watch enforces a server connection's first-request deadline and idle
+// timeout (see [EndpointOptions]) until the connection ends. A negative
+// duration disables its check.
+func watch(c *Conn, first, idle time.Duration) {
+	start := time.Now()
+	tick := time.Second
+	for _, d := range []time.Duration{first, idle / 4} {
+		if d > 0 {
+			tick = min(tick, d)
+		}
+	}
+	tick = max(tick, 5*time.Millisecond)
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	pinging := make(chan struct{}, 1) // holds a token while a ping is out
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := time.Now()
+		if first > 0 && !c.gotCall.Load() && now.Sub(start) >= first {
+			c.failClose(statusPolicyViolation, fmt.Sprintf("no valid JSON-RPC request within %v", first),
+				fmt.Errorf("%w: no valid JSON-RPC request within %v of the upgrade (-first-request-timeout)", ErrIdle, first))
+			return
+		}
+		if idle <= 0 {
+			if c.gotCall.Load() {
+				return // nothing more to watch
+			}
+			continue
+		}
+		quiet := now.Sub(time.Unix(0, c.lastActive.Load()))
+		if quiet >= idle {
+			c.failClose(statusGoingAway, fmt.Sprintf("idle for %v", idle),
+				fmt.Errorf("%w: no traffic either way and no pong for %v (-idle-timeout)", ErrIdle, idle))
+			return
+		}
+		if quiet >= idle/2 {
+			p, ok := c.ws.(interface{ ping(context.Context) error })
+			if !ok {
+				continue
+			}
+			select {
+			case pinging <- struct{}{}:
+			default:
+				continue // one ping at a time
+			}
+			go func() {
+				defer func() { <-pinging }()
+				ctx, cancel := context.WithTimeout(c.ctx, idle/2)
+				defer cancel()
+				if p.ping(ctx) == nil {
+					c.touch()
+				}
+			}()
+		}
+	}
+}
+
+// ping sends a WebSocket ping and waits for its pong (a Read must be under
+// way: the reader answers control frames).
+func (s coderSocket) ping(ctx context.Context) error { return s.c.Ping(ctx) }
