@@ -44,6 +44,12 @@ type Options struct {
 	// Defaults to [DefaultMaxReadBytes] (48 MiB). A part that would pass
 	// it becomes a CodeTooLarge error; later parts that fit are still kept.
 	MaxReadBytes int64
+	// Markdown renders text/markdown parts. Nil means [DefaultMarkdown], in
+	// the calling goroutine. The wasm module sets a function that renders
+	// in a Web Worker under a time budget and waits for it (the page's main
+	// thread stays free); whatever it returns, the part keeps HTML: an error
+	// gives the escaped text in a <pre> with a warning naming the error.
+	Markdown MarkdownFunc
 }
 
 type options struct {
@@ -52,16 +58,20 @@ type options struct {
 	remoteImages bool
 	maxPart      int64
 	maxRead      int64
+	markdown     MarkdownFunc
 }
 
 func (o *Options) withDefaults() *options {
-	r := &options{maxPart: DefaultMaxPartBytes, maxRead: DefaultMaxReadBytes}
+	r := &options{maxPart: DefaultMaxPartBytes, maxRead: DefaultMaxReadBytes, markdown: DefaultMarkdown}
 	list := DefaultAcceptImages
 	if o != nil {
 		if o.AcceptImages != nil {
 			list = o.AcceptImages
 		}
 		r.remoteImages = o.RemoteImages
+		if o.Markdown != nil {
+			r.markdown = o.Markdown
+		}
 		if o.MaxPartBytes > 0 {
 			r.maxPart = o.MaxPartBytes
 		}

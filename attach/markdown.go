@@ -3,6 +3,7 @@ package attach
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"net/url"
 	"strings"
 	"sync"
@@ -52,6 +53,29 @@ var baseAttr = []byte("mcphost-base")
 func RenderMarkdown(src []byte, baseURI string, remoteImages bool) (string, error) {
 	html, _, err := renderMarkdown(src, baseURI, remoteImages)
 	return html, err
+}
+
+// A MarkdownFunc renders one Markdown document (src, a part's text) to
+// sanitized HTML, resolving relative URLs against baseURI and loading remote
+// images only with remoteImages, as [DefaultMarkdown] does. plain is why the
+// document was shown as escaped plain text instead ("" when it was
+// rendered); it becomes a warning. An error means no HTML was produced: the
+// caller shows the escaped text with the error as a warning.
+//
+// A MarkdownFunc may block (the wasm module's waits for a Web Worker); it is
+// never called with a lock of package host held. It must be safe for
+// concurrent use.
+type MarkdownFunc func(src, baseURI string, remoteImages bool) (html, plain string, err error)
+
+// DefaultMarkdown is the built-in [MarkdownFunc]: [RenderMarkdown], plus
+// the reason the guard gave when the document was shown as plain text. It
+// is what the wasm module's render Worker runs.
+func DefaultMarkdown(src, baseURI string, remoteImages bool) (html, plain string, err error) {
+	html, plain, err = renderMarkdown([]byte(src), baseURI, remoteImages)
+	if err != nil {
+		return "", "", fmt.Errorf("markdown could not be rendered: %w", err)
+	}
+	return html, plain, nil
 }
 
 // renderMarkdown is [RenderMarkdown] that also says why a document was

@@ -152,10 +152,11 @@ func (o *options) finishText(a *Attachment) {
 		if looksJSON(a.Text) {
 			a.warn("declared %s but the text is JSON", a.MIMEType)
 		}
-		html, plain, err := renderMarkdown([]byte(a.Text), a.URI, o.remoteImages)
+		html, plain, err := o.renderMarkdown(a.Text, a.URI)
 		switch {
 		case err != nil:
-			a.warn("markdown could not be rendered: %v", err)
+			a.HTML = plainTextHTML([]byte(a.Text))
+			a.warn("%v; shown as escaped plain text, not rendered", err)
 		case plain != "":
 			a.HTML = html
 			a.warn("%s; shown as escaped plain text, not rendered", plain)
@@ -170,6 +171,17 @@ func (o *options) finishText(a *Attachment) {
 		a.warn("SVG is never forwarded to the model as an image (an SVG document can carry script)")
 	}
 	a.Tokens = estimateTokens(len(a.Text))
+}
+
+// renderMarkdown runs the configured renderer; a panic in it (a renderer
+// bug) is an error, so the part still shows as text and the runtime goes on.
+func (o *options) renderMarkdown(src, baseURI string) (html, plain string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			html, plain, err = "", "", fmt.Errorf("markdown could not be rendered (renderer panic: %v)", r)
+		}
+	}()
+	return o.markdown(src, baseURI, o.remoteImages)
 }
 
 func (o *options) binaryAttachment(i int, c Contents, data []byte) Attachment {

@@ -217,14 +217,22 @@ func (h *Host) worker(e *entry) {
 		timedOut := ctx.Err() != nil
 		cancel()
 
+		// The attachments are made before h.mu is taken: rendering Markdown
+		// may wait for the page's render Worker, and the page's synchronous
+		// calls (mention, attachments) take h.mu on the same thread.
+		var out made
+		if res != nil {
+			out = h.makeAttachments(e.uri, res.Contents, err)
+		}
+
 		h.mu.Lock()
 		if res != nil {
-			h.settle(e, t, s, why, timedOut, res.Contents, err)
+			h.settle(e, t, s, why, timedOut, res.Contents, out, err)
 			if e.applied == t && res.TTL > 0 && !e.want {
 				e.cachedUntil = time.Now().Add(res.TTL)
 			}
 		} else {
-			h.settle(e, t, s, why, timedOut, nil, err)
+			h.settle(e, t, s, why, timedOut, nil, made{}, err)
 		}
 		h.mu.Unlock()
 	}
@@ -273,8 +281,27 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// settle applies the outcome of e's read with ticket t. h.mu is held.
-func (h *Host) settle(e *entry, t uint64, s session, why string, timedOut bool, contents []bridge.ResourceContents, err error) {
+// made is a read's contents made into attachments, before they are applied.
+type made struct {
+	atts  []attach.Attachment
+	parts []dedupe.Part
+}
+
+// makeAttachments makes the attachments of a read that returned contents
+// (err nil or a *bridge.PartsError); other outcomes make none. h.mu must
+// not be held: Markdown rendering may block (see [attach.MarkdownFunc]).
+func (h *Host) makeAttachments(uri string, contents []bridge.ResourceContents, err error) made {
+	var pe *bridge.PartsError
+	if err != nil && !errors.As(err, &pe) {
+		return made{}
+	}
+	atts, parts := h.toAttachments(uri, contents, pe)
+	return made{atts, parts}
+}
+
+// settle applies the outcome of e's read with ticket t: out holds its
+// attachments when it returned contents. h.mu is held.
+func (h *Host) settle(e *entry, t uint64, s session, why string, timedOut bool, contents []bridge.ResourceContents, out made, err error) {
 	e.done = t
 	if e.phase == phaseRemoved {
 		return
@@ -287,7 +314,7 @@ func (h *Host) settle(e *entry, t uint64, s session, why string, timedOut bool, 
 	if h.traceApplied != nil && len(contents) > 0 {
 		h.traceApplied(e.uri, contents[0].Text, false)
 	}
-	atts, parts := h.toAttachments(e.uri, contents, pe)
+	atts, parts := out.atts, out.parts
 	setState(atts, StateFresh)
 	if e.warn != "" {
 		atts = withWarning(atts, e.warn)

@@ -30,7 +30,11 @@ type Options struct {
 	// results (default 800 ms).
 	RefreshDeadline time.Duration
 	// Attach configures attachments (accepted image types, remote images,
-	// size limits).
+	// size limits, the Markdown renderer). Attachments are made without
+	// any lock of the host held, so Attach.Markdown may block (the wasm
+	// module's waits for the page's render Worker); the host remembers the
+	// last rendering of each part URI and does not render the same text
+	// twice.
 	Attach attach.Options
 	// ClientInfo is sent in initialize.
 	ClientInfo bridge.Implementation
@@ -147,6 +151,7 @@ func connect(ctx context.Context, url string, d dialer, opts *Options) (*Host, e
 	if o.HealthyAfter <= 0 {
 		o.HealthyAfter = DefaultHealthyAfter
 	}
+	o.Attach.Markdown = cachedMarkdown(o.Attach.Markdown)
 	h := &Host{
 		url: url, o: o, dial: d, atts: map[string]*entry{}, backoff: o.BackoffMin, owed: map[string]int{},
 		index: attach.NewIndex(), ledger: dedupe.New(o.Dedupe), events: newEventQueue(o.OnEvent),
