@@ -265,7 +265,7 @@ describe("mcp-mention", () => {
     await page.close()
   })
 
-  test("server strings render as text; icons only from https: and data:image URLs", async () => {
+  test("server strings render as text; icons only from data: raster images (https: only with remote-icons)", async () => {
     const page = await openFixture()
     await page.evaluate(() => {
       const evil = new FakeHost("<b>evil</b>", [
@@ -285,7 +285,7 @@ describe("mcp-mention", () => {
     assert.match(await first.textContent(), /<script>__xss\(3\)<\/script>/)
     assert.equal(await page.locator("mcp-mention [role=group]").getAttribute("aria-label"), "<b>evil</b>")
     const srcs = await page.locator("mcp-mention [role=listbox] img").evaluateAll((imgs) => imgs.map((i) => i.getAttribute("src")))
-    assert.deepEqual(srcs, ["https://example.com/i.png", "data:image/png;base64,iVBORw0KGgo="])
+    assert.deepEqual(srcs, ["data:image/png;base64,iVBORw0KGgo="])
     assert.equal(await page.locator("mcp-mention [role=listbox] script, mcp-mention [role=listbox] b").count(), 0)
     assert.deepEqual(await page.evaluate(() => window.__xssCalls), [])
     await page.close()

@@ -1,11 +1,15 @@
 // The demo chat page served at / by mcphost: a composer with <mcp-mention>,
 // live attachment chips, a sandboxed preview, the assembled model request,
 // a tools panel with the dedupe filter, a resource-blind switch and the
-// session's figures. Every server string is written with textContent; the
-// only HTML assigned is an attachment's `html`, which mcphost sanitized in Go,
-// and it goes into an <iframe sandbox> (no scripts) under the page's CSP.
+// session's figures. Every server string is written with textContent, shown
+// through displayText (bidi controls and invisible characters as ⟨U+XXXX⟩
+// markers) in a bidi-isolated element; the only HTML assigned is an
+// attachment's `html`, which mcphost sanitized in Go, and it goes into an
+// <iframe sandbox> (no scripts) under the page's CSP. What goes to the model
+// is wrapped with wrapDocument, which escapes everything a server chose.
 import { connect } from "./mcphost.js"
 import { formatBytes } from "./mention.js"
+import { displayText, wrapDocument } from "./display.js"
 
 const $ = (id) => document.getElementById(id)
 const wsUrl = new URL("mcp", location.href).href.replace(/^http/, "ws")
@@ -20,6 +24,7 @@ const state = {
   descriptors: new Map(), // uri -> resource descriptor
   urls: [], // object URLs of the current preview
   lastTool: null,
+  lastRequest: null, // the last assembled model request: { content, withheld, tokens }
 }
 
 const picker = document.querySelector("mcp-mention")
@@ -27,12 +32,22 @@ const composer = $("composer")
 
 // ---- small DOM helpers ----
 
+// Attributes a person reads: shown through displayText like text (data-*, value and the rest keep the real string).
+const SHOWN_ATTRIBUTES = new Set(["title", "aria-label", "alt", "placeholder"])
+
+/**
+ * An element. props.text becomes its textContent and the shown attributes
+ * their values through displayText (multiline), so every string on the page
+ * passes it, whoever chose it; strings of strings in kids are appended as
+ * they are (pass them through displayText first if a server chose them).
+ */
 function h(tag, props = {}, ...kids) {
   const e = document.createElement(tag)
   for (const [k, v] of Object.entries(props)) {
     if (v == null || v === false) continue
     if (k === "class") e.className = v
-    else if (k === "text") e.textContent = v
+    else if (k === "text") e.textContent = displayText(v, { multiline: true })
+    else if (SHOWN_ATTRIBUTES.has(k) && typeof v === "string") e.setAttribute(k, displayText(v, { multiline: true }))
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v)
     else if (k in e && typeof v !== "string") e[k] = v
     else e.setAttribute(k, v === true ? "" : v)
@@ -51,21 +66,22 @@ function toast(text, kind = "info") {
 function setStatus(kind, text) {
   const s = $("status")
   s.className = `pill pill-${kind}`
-  s.textContent = text
+  s.textContent = displayText(text, { multiline: true })
   document.body.dataset.state = kind
 }
 
 const fmtPct = (x) => `${(100 * (x || 0)).toFixed(x > 0 && x < 0.1 ? 1 : 0)}%`
 const fmtNum = (n) => (n || 0).toLocaleString("en")
 
+/** The name to show for an attached URI: its title or name (or last path segment), through displayText. */
 function shortName(uri) {
   const d = state.descriptors.get(uri)
-  if (d) return d.title || d.name
+  if (d && (d.title || d.name)) return displayText(d.title || d.name)
   const seg = uri.split("/").filter(Boolean).pop() || uri
   try {
-    return decodeURIComponent(seg)
+    return displayText(decodeURIComponent(seg))
   } catch {
-    return seg
+    return displayText(seg)
   }
 }
 
@@ -111,7 +127,7 @@ async function connectHost(blind) {
 function setConnected(host) {
   const info = host.serverInfo || {}
   setStatus("ok", "Connected")
-  $("server").textContent = `${info.title || info.name || "server"} · MCP ${host.protocolVersion}`
+  $("server").replaceChildren(h("bdi", { text: displayText(info.title || info.name || "server") }), ` · MCP ${displayText(host.protocolVersion)}`)
 }
 
 function showListing(p) {
@@ -186,7 +202,7 @@ picker.addEventListener("mcp-attached", (e) => {
 picker.addEventListener("mcp-error", (e) => {
   const { stage, error, uri } = e.detail
   if (stage === "expand" || stage === "complete") return // the picker reports these in place
-  toast(`${stage === "attach" ? `Could not attach ${uri}` : stage}: ${error?.message || error}`, "error")
+  toast(`${stage === "attach" ? `Could not attach ${displayText(uri)}` : stage}: ${error?.message || error}`, "error")
 })
 
 function addDoc(uri, parts) {
@@ -272,7 +288,7 @@ function renderChips() {
     const first = d.parts.find((p) => p.kind !== "error") || d.parts[0] || {}
     const name = shortName(uri)
     const li = h("li", { class: `chip state-${st}${state.selected === uri ? " is-selected" : ""}${d.flash ? " flash" : ""}`, "data-uri": uri },
-      h("button", { type: "button", class: "chip-main", "aria-pressed": String(state.selected === uri), title: uri, onclick: () => {
+      h("button", { type: "button", class: "chip-main", "aria-pressed": String(state.selected === uri), title: displayText(uri), onclick: () => {
         state.selected = uri
         renderChips()
         renderPreview()
@@ -337,6 +353,12 @@ function markdownFrame(part) {
       a.target = "_blank"
       a.rel = "noopener noreferrer"
     }
+    // the rendered text is shown like every server string: invisible characters as markers
+    const walk = doc.createTreeWalker(doc.body, 4 /* NodeFilter.SHOW_TEXT */)
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const shown = displayText(n.data, { multiline: true })
+      if (shown !== n.data) n.data = shown
+    }
     frame.style.height = `${Math.min(Math.max(doc.documentElement.scrollHeight, 120), 20000)}px`
     frame.dataset.loaded = "true"
   })
@@ -353,7 +375,7 @@ function renderPreview() {
   const parts = d.parts
   const st = docState(parts)
   $("preview-title").textContent = shortName(uri)
-  $("preview-uri").textContent = uri
+  $("preview-uri").textContent = displayText(uri)
   const meta = $("preview-meta")
   meta.replaceChildren()
   const first = parts.find((p) => p.kind !== "error") || parts[0]
@@ -386,7 +408,7 @@ function renderPreview() {
 
 function renderPart(p, labelled) {
   const box = h("div", { class: `part part-${p.kind}`, "data-part": String(p.part) })
-  if (labelled) box.append(h("p", { class: "part-label mono muted", text: `part ${p.part} · ${p.uri}` }))
+  if (labelled) box.append(h("p", { class: "part-label mono muted", text: `part ${p.part} · ${displayText(p.uri)}` }))
   if (p.kind === "error") {
     box.append(h("p", { class: "error", text: `This part could not be used: ${p.error?.message || "unknown error"}` }))
     return box
@@ -457,8 +479,8 @@ async function assemble(text) {
     } else if (p.forwardAsImage && p.bytes) {
       content.push({ type: "image", uri: p.uri, mimeType: p.mimeType, bytes: p.size, base64Chars: 4 * Math.ceil(p.size / 3), tokens: await imageTokens(p), stale: p.state === "stale" })
     } else if (p.text != null) {
-      const note = p.state === "stale" ? ' stale="true"' : ""
-      const wrapped = `<document uri="${p.uri}" mimeType="${p.mimeType}"${note}>\n${p.text}\n</document>`
+      // escaped: neither the URI, the type nor the text can close the wrapper (see docs/embedding.md)
+      const wrapped = wrapDocument(p, { stale: p.state === "stale" })
       content.push({ type: "text", uri: p.uri, text: wrapped, tokens: p.tokens, stale: p.state === "stale" })
     } else {
       withheld.push({ uri: p.uri, part: p.part, reason: withheldReason(p) })
@@ -495,6 +517,7 @@ async function send() {
   }
   syncStates()
   const req = await assemble(text)
+  state.lastRequest = req
   btn.disabled = false
   btn.textContent = "Send"
   const t = $("transcript")
@@ -518,7 +541,7 @@ async function send() {
     req.withheld.length
       ? h("section", { class: "withheld" },
         h("h4", { text: `Withheld (${req.withheld.length})` }),
-        h("ul", {}, req.withheld.map((w) => h("li", {}, h("span", { class: "mono", text: w.uri }), h("span", { text: ` — ${w.reason}` })))))
+        h("ul", {}, req.withheld.map((w) => h("li", {}, h("span", { class: "mono", text: displayText(w.uri) }), h("span", { text: ` — ${w.reason}` })))))
       : null,
     h("details", { class: "req-json" }, h("summary", { text: "Request JSON" }), h("pre", { tabindex: "0", "aria-label": "Request JSON", text: requestJSON(req) })))
   t.append(card)
@@ -554,23 +577,73 @@ async function loadTools() {
     return
   }
   if (host !== state.host) return
+  if (!Array.isArray(tools)) tools = []
   $("tools-count").textContent = String(tools.length)
   box.replaceChildren()
   if (!tools.length) box.append(h("p", { class: "muted", text: "This server offers no tools." }))
-  for (const tool of tools) box.append(toolCard(tool))
-  document.body.dataset.tools = tools.map((t) => t.name).join(" ")
+  // one card per tool, each on its own: a malformed tool gets a note, never the others' cards
+  tools.forEach((tool, i) => {
+    let card
+    try {
+      card = toolCard(tool, i)
+    } catch (e) {
+      card = h("article", { class: "tool tool-broken", "data-tool": toolName(tool) ?? "" },
+        h("h3", { class: "tool-name mono", text: toolName(tool) ?? `tool ${i + 1}` }),
+        h("p", { class: "tool-note", text: `This tool's description could not be shown: ${e?.message || e}` }))
+    }
+    box.append(card)
+  })
+  document.body.dataset.tools = tools.map(toolName).filter(Boolean).join(" ")
 }
 
-function toolCard(tool) {
-  const props = tool.inputSchema?.properties || {}
-  const required = new Set(tool.inputSchema?.required || [])
+/** A tool's name if it has a usable one, else null. */
+function toolName(tool) {
+  return tool && typeof tool === "object" && typeof tool.name === "string" && tool.name !== "" ? tool.name : null
+}
+
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v)
+const kindOf = (v) => (v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`)
+
+/**
+ * What of a tool's inputSchema the form can use: { name, props, required,
+ * notes }. Whatever the server sent, this returns; each part that is not of
+ * the shape the form needs is left out with a short note.
+ */
+function toolForm(tool) {
+  const notes = []
+  const name = toolName(tool)
+  if (!isObject(tool)) return { name: null, props: [], required: new Set(), notes: [`The server listed ${kindOf(tool)} as a tool.`] }
+  if (!name) notes.push("It has no name, so it cannot be called.")
+  let schema = tool.inputSchema
+  if (schema === undefined) {
+    notes.push("It has no inputSchema: called without arguments.")
+    schema = {}
+  } else if (!isObject(schema)) {
+    notes.push(`Its inputSchema is ${kindOf(schema)}, not an object: called without arguments.`)
+    schema = {}
+  }
+  let props = schema.properties ?? {}
+  if (!isObject(props)) {
+    notes.push(`Its inputSchema.properties is ${kindOf(props)}, not an object: no fields.`)
+    props = {}
+  }
+  let required = schema.required ?? []
+  if (!Array.isArray(required)) {
+    notes.push(`Its inputSchema.required is ${kindOf(required)}, not an array: ignored.`)
+    required = []
+  }
+  return { name, props: Object.entries(props), required: new Set(required.filter((r) => typeof r === "string")), notes }
+}
+
+function toolCard(tool, index) {
+  const { name, props, required, notes } = toolForm(tool)
   const fields = []
-  const form = h("form", { class: "tool-form", "data-tool": tool.name })
-  for (const [name, schema] of Object.entries(props)) {
-    const id = `tool-${tool.name}-${name}`
+  const form = h("form", { class: "tool-form", "data-tool": name ?? "" })
+  props.forEach(([prop, schema], j) => {
+    const id = `tool-${index}-${j}`
     const listId = `${id}-list`
-    const input = h("input", { id, name, type: "text", required: required.has(name), autocomplete: "off", spellcheck: "false" })
-    if (/uri/i.test(name)) {
+    const input = h("input", { id, name: prop, type: "text", required: required.has(prop), autocomplete: "off", spellcheck: "false" })
+    if (/uri/i.test(prop)) {
       input.setAttribute("list", listId)
       input.placeholder = "docs://…"
       input.value = state.selected || ""
@@ -578,35 +651,39 @@ function toolCard(tool) {
         const dl = document.getElementById(listId)
         dl?.replaceChildren(...[...state.docs.keys()].map((u) => h("option", { value: u })))
       })
-    } else if (schema?.description) input.placeholder = String(schema.description).slice(0, 60)
+    } else if (isObject(schema) && schema.description) input.placeholder = displayText(String(schema.description).slice(0, 60))
     fields.push(h("div", { class: "field" },
-      h("label", { for: id, text: name }),
+      h("label", { for: id, text: displayText(prop) }),
       input,
-      /uri/i.test(name) ? h("datalist", { id: listId }) : null))
-  }
-  const btn = h("button", { type: "submit", class: "btn", text: "Call" })
+      /uri/i.test(prop) ? h("datalist", { id: listId }) : null))
+  })
+  const btn = h("button", { type: "submit", class: "btn", text: "Call", disabled: !name })
   form.append(...fields, h("div", { class: "tool-actions" }, btn))
   form.addEventListener("submit", async (e) => {
     e.preventDefault()
+    if (!name) return
     const args = {}
     for (const [k, v] of new FormData(form)) args[k] = String(v)
     btn.disabled = true
     btn.textContent = "Calling…"
     try {
-      const res = await state.host.callTool(tool.name, args)
-      renderToolResult(tool.name, args, res)
+      const res = await state.host.callTool(name, args)
+      renderToolResult(name, args, res)
     } catch (err) {
-      renderToolResult(tool.name, args, null, err)
+      renderToolResult(name, args, null, err)
     } finally {
       btn.disabled = false
       btn.textContent = "Call"
       syncStates()
     }
   })
-  return h("article", { class: "tool", "data-tool": tool.name },
-    h("h3", { class: "tool-name mono", text: tool.name }),
-    tool.title ? h("p", { class: "tool-title", text: tool.title }) : null,
-    tool.description ? h("p", { class: "tool-desc muted", text: tool.description }) : null,
+  const title = isObject(tool) && tool.title != null ? String(tool.title) : ""
+  const description = isObject(tool) && tool.description != null ? String(tool.description) : ""
+  return h("article", { class: `tool${notes.length ? " tool-malformed" : ""}`, "data-tool": name ?? "" },
+    h("h3", { class: "tool-name mono", text: name != null ? displayText(name) : `tool ${index + 1} (no name)` }),
+    title ? h("p", { class: "tool-title", text: title }) : null,
+    description ? h("p", { class: "tool-desc muted", text: description }) : null,
+    notes.length ? h("p", { class: "tool-note", role: "note", text: notes.join(" ") }) : null,
     form)
 }
 
@@ -620,7 +697,7 @@ function renderToolResult(name, args, res, err) {
     box.append(h("p", { class: "error", text: `${err.kind ? `[${err.kind}] ` : ""}${err.message}` }))
     return
   }
-  const content = res.result?.content || []
+  const content = Array.isArray(res.result?.content) ? res.result.content : []
   head.firstChild.append(`${content.length} ${content.length === 1 ? "block" : "blocks"} after dedupe`)
   if (res.result?.isError) box.append(h("p", { class: "error", text: "The tool reported an error." }))
   const dropped = res.dropped || []
@@ -629,13 +706,13 @@ function renderToolResult(name, args, res, err) {
   if (dropped.length) {
     dd.append(h("ul", {}, dropped.map((x) => h("li", { class: "dropped-item" },
       h("span", { class: "badge badge-warn", text: x.reason }),
-      h("span", { class: "mono", text: ` #${x.index} ${x.uri}` })))))
+      h("span", { class: "mono", text: ` #${x.index} ${displayText(x.uri)}` })))))
     dd.append(h("p", { class: "muted", text: "Already attached, so the model gets it once, from the context." }))
   }
   box.append(dd)
   if (res.superseded?.length) {
     box.append(h("section", { class: "superseded" }, h("h4", { text: "Superseded attachments" }),
-      h("ul", {}, res.superseded.map((u) => h("li", { class: "mono", text: u })))))
+      h("ul", {}, res.superseded.map((u) => h("li", { class: "mono", text: displayText(u) })))))
   }
   const ol = h("ol", { class: "blocks" })
   for (const b of content) ol.append(renderBlock(b))
@@ -644,11 +721,12 @@ function renderToolResult(name, args, res, err) {
 }
 
 function renderBlock(b) {
-  const li = h("li", { class: `block block-${b.type}` }, h("span", { class: "badge badge-type", text: b.type }))
+  if (!isObject(b)) b = { type: kindOf(b) }
+  const li = h("li", { class: `block block-${typeof b.type === "string" ? b.type.replace(/[^\w-]/g, "") : "unknown"}` }, h("span", { class: "badge badge-type", text: String(b.type) }))
   if (b.type === "text") li.append(h("p", { class: "block-text", text: String(b.text ?? "").slice(0, 600) }))
   else if (b.type === "resource_link") {
     const uri = String(b.uri ?? "")
-    li.append(h("span", { class: "block-title", text: String(b.title || b.name || uri) }), h("span", { class: "mono muted block-uri", text: uri }))
+    li.append(h("span", { class: "block-title", text: displayText(b.title || b.name || uri) }), h("span", { class: "mono muted block-uri", text: displayText(uri) }))
     if (uri.startsWith("docs://") && !state.docs.has(uri)) {
       li.append(h("button", { type: "button", class: "btn btn-small", text: "Attach", onclick: async () => {
         try {
@@ -659,8 +737,8 @@ function renderBlock(b) {
       } }))
     }
   } else if (b.type === "resource") {
-    const r = b.resource || {}
-    li.append(h("span", { class: "mono block-uri", text: String(r.uri ?? "") }),
+    const r = isObject(b.resource) ? b.resource : {}
+    li.append(h("span", { class: "mono block-uri", text: displayText(r.uri) }),
       h("span", { class: "muted", text: ` ${r.mimeType || ""} · ${r.text != null ? `${fmtNum(String(r.text).length)} chars` : r.blob != null ? `${fmtNum(String(r.blob).length)} base64 chars` : "empty"}` }))
   } else li.append(h("span", { class: "muted", text: JSON.stringify(b).slice(0, 200) }))
   return li

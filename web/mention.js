@@ -13,7 +13,14 @@
 // composer is the combobox, the popup holds a role=listbox, Up/Down move,
 // Enter/Tab commit only a selected option, Escape closes, IME composition is
 // never interrupted. Every string that came from a server is written with
-// textContent (or setAttribute), never as markup. See docs/ui.md.
+// textContent (or setAttribute), never as markup, through displayText (bidi
+// controls and invisible characters shown as ⟨U+XXXX⟩ markers) and in its own
+// bidi-isolated span; searching and events use the real strings. Icons are
+// data: images unless remote-icons is set. See docs/ui.md.
+
+import { displayText } from "./display.js"
+
+export { displayText }
 
 /** Image types a model provider accepts by default (mirrors connect()'s acceptImages). */
 export const DEFAULT_ACCEPT_IMAGES = ["image/png", "image/jpeg", "image/gif", "image/webp"]
@@ -88,18 +95,38 @@ export function formatBytes(n) {
   return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`
 }
 
-/** Whether an icon src may be shown: only https: and data:image/ URLs. */
-export function safeIconSrc(src) {
+/** Raster types an icon data: URL may have (no SVG: see safeIconSrc). */
+export const ICON_DATA_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"]
+
+/** Longest icon data: URL shown, in characters (48 KiB of base64 is a 36 KB image). */
+export const MAX_ICON_DATA_URL = 49152
+
+/**
+ * The src to show for a server's icon, or null. By default only data: URLs of
+ * a raster type (ICON_DATA_TYPES, base64 or not, at most MAX_ICON_DATA_URL
+ * characters), so opening the picker makes no request at all: an https icon
+ * would be fetched by every page that lists it (a tracking pixel where the
+ * page has no image CSP). With { remote: true } (the remote-icons attribute),
+ * https: URLs are shown too. SVG is never shown: in an <img> it can neither
+ * script nor load anything, but it is a document format with a history of
+ * renderer bugs, and an icon needs none of it.
+ */
+export function safeIconSrc(src, { remote = false } = {}) {
   if (typeof src !== "string") return null
+  if (/^data:/i.test(src)) {
+    if (src.length > MAX_ICON_DATA_URL) return null
+    const m = /^data:([^;,]*)((?:;[^;,]*)*),/i.exec(src)
+    if (!m || !ICON_DATA_TYPES.includes(m[1].trim().toLowerCase())) return null
+    return src
+  }
+  if (!remote) return null
   let url
   try {
     url = new URL(src)
   } catch {
     return null
   }
-  if (url.protocol === "https:") return url.href
-  if (url.protocol === "data:" && /^data:image\//i.test(src)) return src
-  return null
+  return url.protocol === "https:" ? url.href : null
 }
 
 /** The variable names of an RFC 6570 template, in order, each once (fallback when a host lacks templateVars). */
@@ -121,7 +148,7 @@ export function templateVars(uriTemplate) {
  * accepted (its bytes are sniffed on attach).
  */
 export function defaultAccepts(descriptor, acceptImages = DEFAULT_ACCEPT_IMAGES) {
-  const mt = (descriptor?.mimeType || "").split(";")[0].trim().toLowerCase()
+  const mt = (typeof descriptor?.mimeType === "string" ? descriptor.mimeType : "").split(";")[0].trim().toLowerCase()
   if (!mt) return true
   if (TEXT_TYPES.test(mt)) return true
   if (mt.startsWith("image/")) return acceptImages.includes(mt) ? true : `${mt} is not an accepted image type`
@@ -197,18 +224,22 @@ function el(tag, cls, attrs) {
   return e
 }
 
-/** Appends text to parent with ranges wrapped in <mark>; text nodes only, never markup. */
-function appendHighlighted(parent, text, ranges) {
+/**
+ * Appends text (a server's string) to parent with ranges wrapped in <mark>;
+ * text nodes only, never markup. The ranges index the real string; each piece
+ * is shown through displayText.
+ */
+function appendHighlighted(parent, text, ranges, opts) {
   text = String(text ?? "")
   let at = 0
   for (const [s, e] of normalizeRanges(ranges, text.length)) {
-    if (s > at) parent.append(text.slice(at, s))
+    if (s > at) parent.append(displayText(text.slice(at, s), opts))
     const m = document.createElement("mark")
-    m.textContent = text.slice(s, e)
+    m.textContent = displayText(text.slice(s, e), opts)
     parent.append(m)
     at = e
   }
-  if (at < text.length) parent.append(text.slice(at))
+  if (at < text.length) parent.append(displayText(text.slice(at), opts))
 }
 
 function serverLabel(host, i) {
@@ -217,7 +248,7 @@ function serverLabel(host, i) {
 }
 
 function mimeBadge(mt) {
-  mt = (mt || "").split(";")[0]
+  mt = (typeof mt === "string" ? mt : "").split(";")[0]
   if (!mt) return ""
   const short = { "text/markdown": "Markdown", "text/plain": "Text", "application/json": "JSON", "text/html": "HTML" }[mt]
   return short || mt
@@ -225,7 +256,7 @@ function mimeBadge(mt) {
 
 function glyphFor(d, isTemplate) {
   if (isTemplate) return "{ }"
-  const mt = d?.mimeType || ""
+  const mt = typeof d?.mimeType === "string" ? d.mimeType : ""
   if (mt.startsWith("image/")) return "IMG"
   if (mt === "text/markdown") return "MD"
   if (mt.startsWith("text/")) return "TXT"
@@ -240,7 +271,7 @@ function glyphFor(d, isTemplate) {
  * stage}), mcp-rendered ({query, ms, matches, nodes}).
  */
 export class MentionElement extends HTMLElementBase {
-  static observedAttributes = ["for", "limit", "accept-images", "anchor"]
+  static observedAttributes = ["for", "limit", "accept-images", "anchor", "remote-icons"]
 
   /** Registers the element (default tag mcp-mention); re-definition is ignored. */
   static define(tag = "mcp-mention", registry = globalThis.customElements) {
@@ -335,6 +366,17 @@ export class MentionElement extends HTMLElementBase {
     this.setAttribute("limit", String(n))
   }
 
+  /**
+   * Whether icons from https: URLs are shown (attribute remote-icons). Off by
+   * default: only data: icons of a raster type, so the picker fetches nothing.
+   */
+  get remoteIcons() {
+    return this.hasAttribute("remote-icons")
+  }
+  set remoteIcons(on) {
+    this.toggleAttribute("remote-icons", !!on)
+  }
+
   /** Whether the popup is showing (reflected as the open attribute). */
   get open() {
     return this.hasAttribute("open")
@@ -393,7 +435,7 @@ export class MentionElement extends HTMLElementBase {
     const id = this.#ids
     const root = el("div", "mcp-mention-args")
     root.hidden = true
-    const tpl = el("div", "mcp-mention-args-template", { id: `${id}-tpl` })
+    const tpl = el("div", "mcp-mention-args-template", { id: `${id}-tpl`, dir: "ltr" })
     const label = el("label", "", { for: `${id}-arg` })
     const input = el("input", "", {
       id: `${id}-arg`, type: "text", role: "combobox", autocomplete: "off", spellcheck: "false",
@@ -545,7 +587,7 @@ export class MentionElement extends HTMLElementBase {
         this.#emit("mcp-error", { host, error, stage: "mention" })
       }
       if (!matches.length) return
-      rows.push({ type: "group", hostIndex, host, label: serverLabel(host, hostIndex), count: matches.length })
+      rows.push({ type: "group", hostIndex, host, label: displayText(serverLabel(host, hostIndex)), count: matches.length })
       matches.forEach((match, i) => {
         options.push(rows.length)
         rows.push({ type: "option", match, host, hostIndex, pos: i + 1, size: matches.length, ordinal: options.length - 1 })
@@ -657,7 +699,7 @@ export class MentionElement extends HTMLElementBase {
         frag.append(group)
         if (r.type === "group") {
           const hd = el("div", "mcp-mention-group-header", { "aria-hidden": "true" })
-          hd.textContent = `${r.label} · ${r.count}`
+          hd.append(Object.assign(el("bdi", "mcp-mention-server"), { textContent: r.label }), ` · ${r.count}`)
           group.append(hd)
           continue
         }
@@ -686,29 +728,31 @@ export class MentionElement extends HTMLElementBase {
     })
     if (isTemplate) opt.classList.add("is-template")
     const icon = el("span", "mcp-mention-icon", { "aria-hidden": "true" })
-    const src = (d.icons || []).map((i) => safeIconSrc(i?.src)).find(Boolean)
+    const remote = this.remoteIcons
+    const src = (Array.isArray(d.icons) ? d.icons : []).map((i) => safeIconSrc(i?.src, { remote })).find(Boolean)
     if (src) {
       const img = el("img", "", { alt: "", referrerpolicy: "no-referrer", loading: "lazy", width: "24", height: "24" })
       img.src = src
       icon.append(img)
     } else icon.textContent = glyphFor(d, isTemplate)
-    const title = el("span", "mcp-mention-title")
+    // each server string in its own isolated span: a right-to-left name cannot reorder the row
+    const title = el("span", "mcp-mention-title", { dir: "auto" })
     if (d.title) appendHighlighted(title, d.title, hl.title)
     else appendHighlighted(title, d.name, hl.name)
     const sub = el("span", "mcp-mention-sub")
-    const uri = el("span", "mcp-mention-uri")
+    const uri = el("span", "mcp-mention-uri", { dir: "ltr" })
     appendHighlighted(uri, isTemplate ? d.uriTemplate : d.uri, hl.uri)
     sub.append(uri)
     if (d.description) {
       sub.append(" · ")
-      const desc = el("span", "mcp-mention-desc")
+      const desc = el("span", "mcp-mention-desc", { dir: "auto" })
       appendHighlighted(desc, d.description, hl.description)
       sub.append(desc)
     }
     const meta = el("span", "mcp-mention-meta")
     if (isTemplate) meta.append(Object.assign(el("span", "mcp-mention-badge is-template"), { textContent: "template" }))
     const mb = mimeBadge(d.mimeType)
-    if (mb) meta.append(Object.assign(el("span", "mcp-mention-badge mcp-mention-mime"), { textContent: mb }))
+    if (mb) meta.append(Object.assign(el("span", "mcp-mention-badge mcp-mention-mime", { dir: "ltr" }), { textContent: displayText(mb) }))
     if (!isTemplate && typeof d.size === "number") {
       meta.append(Object.assign(el("span", "mcp-mention-size"), { textContent: formatBytes(d.size) }))
     }
@@ -722,7 +766,7 @@ export class MentionElement extends HTMLElementBase {
       opt.classList.add("is-unsupported")
       const b = el("span", "mcp-mention-badge is-unsupported")
       b.textContent = "not sent to model"
-      b.title = typeof verdict === "string" ? verdict : "The model provider cannot accept this type"
+      b.title = typeof verdict === "string" ? displayText(verdict) : "The model provider cannot accept this type"
       meta.append(b)
     }
     opt.append(icon, title, meta, sub)
@@ -979,7 +1023,8 @@ export class MentionElement extends HTMLElementBase {
     const t = this.#input
     if (!t || !tok) return
     if (this.#kind === "textarea") {
-      const text = `@${uri} `
+      // shown as displayText: a URI with bidi controls must not reorder the composer (the event details keep the real URI)
+      const text = `@${displayText(uri)} `
       t.focus()
       t.setSelectionRange(tok.start, tok.end)
       // setRangeText keeps the undo-free path simple and works in every engine
@@ -995,7 +1040,8 @@ export class MentionElement extends HTMLElementBase {
     chip.className = "mcp-mention-token"
     chip.contentEditable = "false"
     chip.dataset.uri = uri
-    chip.textContent = `@${label}`
+    chip.dir = "auto"
+    chip.textContent = `@${displayText(label)}`
     const space = document.createTextNode("\u00a0")
     after.before(chip, space)
     t.focus()
@@ -1044,16 +1090,16 @@ export class MentionElement extends HTMLElementBase {
     const text = s.template.uriTemplate
     let at = 0
     for (const m of text.matchAll(/\{[^}]*\}/g)) {
-      if (m.index > at) a.tpl.append(text.slice(at, m.index))
+      if (m.index > at) a.tpl.append(displayText(text.slice(at, m.index)))
       const span = el("span")
-      span.textContent = m[0]
+      span.textContent = displayText(m[0])
       const vars = templateVars(m[0])
       if (vars.includes(name)) span.className = "is-current"
       a.tpl.append(span)
       at = m.index + m[0].length
     }
-    if (at < text.length) a.tpl.append(text.slice(at))
-    a.label.textContent = `${name} (${s.step + 1} of ${s.names.length})`
+    if (at < text.length) a.tpl.append(displayText(text.slice(at)))
+    a.label.textContent = `${displayText(name)} (${s.step + 1} of ${s.names.length})`
     a.input.value = s.values[name] ?? ""
     a.err.textContent = ""
     s.ac?.abort()
@@ -1063,7 +1109,7 @@ export class MentionElement extends HTMLElementBase {
     a.list.hidden = true
     a.input.setAttribute("aria-expanded", "false")
     a.input.removeAttribute("aria-activedescendant")
-    this.#live.textContent = `${s.template.title || s.template.name}: enter ${name}, ${s.step + 1} of ${s.names.length}`
+    this.#live.textContent = `${displayText(s.template.title || s.template.name)}: enter ${displayText(name)}, ${s.step + 1} of ${s.names.length}`
     this.#requestCompletion()
   }
 
@@ -1110,7 +1156,8 @@ export class MentionElement extends HTMLElementBase {
         "aria-setsize": String(s.suggestions.length), "aria-posinset": String(i + 1),
       })
       o.dataset.value = v
-      o.textContent = v
+      o.dir = "auto"
+      o.textContent = displayText(v)
       a.list.append(o)
     })
     const open = s.suggestions.length > 0
@@ -1182,7 +1229,7 @@ export class MentionElement extends HTMLElementBase {
       uri = s.host.expand(s.template.uriTemplate, values)
     } catch (error) {
       const msg = error?.message || String(error)
-      this.#args.err.textContent = `Refused ${name} = “${values[name]}”: ${msg}`
+      this.#args.err.textContent = `Refused ${displayText(name)} = “${displayText(values[name])}”: ${displayText(msg, { multiline: true })}`
       this.#args.input.focus()
       this.#args.input.select()
       this.#emit("mcp-error", { host: s.host, error, stage: "expand", name, value: values[name], template: s.template.uriTemplate })
