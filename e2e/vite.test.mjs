@@ -15,6 +15,7 @@ import { launchBrowser, root, startMcphost } from './harness.mjs'
 
 const e2e = path.join(root, 'e2e')
 const PNG = 'docs://team/support/media/queue-dashboard.png'
+const MD = 'docs://team/platform/onboarding/welcome.md'
 let dist, server, origin, srv, browser
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' }
@@ -57,11 +58,14 @@ test('a Vite build of a one-page consumer carries the wasm along and works again
   const assets = readdirSync(path.join(dist, 'assets'))
   assert.ok(assets.some(f => /^mcphost-.*\.wasm$/.test(f)), `wasm emitted: ${assets}`)
   assert.ok(assets.some(f => /^wasm_exec-.*\.js$/.test(f)), `wasm_exec.js emitted: ${assets}`)
+  assert.ok(assets.some(f => /^render-worker-.*\.js$/.test(f)), `render-worker.js emitted: ${assets}`)
   const page = await browser.context.newPage()
   const problems = []
+  const workers = []
   page.on('pageerror', e => problems.push(String(e)))
+  page.on('worker', w => workers.push(new URL(w.url()).pathname))
   try {
-    const q = new URLSearchParams({ mcp: srv.wsUrl, uri: PNG })
+    const q = new URLSearchParams({ mcp: srv.wsUrl, uri: PNG, md: MD })
     await page.goto(`${origin}/?${q}`)
     await page.waitForFunction(() => window.result !== undefined, null, { timeout: 30000 })
     const r = await page.evaluate(() => window.result)
@@ -73,6 +77,8 @@ test('a Vite build of a one-page consumer carries the wasm along and works again
     // The fixture is named .png but holds JPEG bytes: the sniffed type wins.
     assert.deepEqual(r.part, { kind: 'binary', mimeType: 'image/jpeg', bytes: size, text: 0 })
     assert.deepEqual(r.notFound, { isMCPError: true, kind: 'not_found' })
+    assert.deepEqual(r.markdown, { h1: true, warnings: [] })
+    assert.ok(workers.length === 1 && /render-worker-.*\.js$/.test(workers[0]), `the render Worker ran from the bundle: ${workers}`)
     assert.deepEqual(r.globals, [])
     assert.deepEqual(problems, [])
   } finally {

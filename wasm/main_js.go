@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"sync"
 	"syscall/js"
@@ -36,6 +37,10 @@ type api struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == renderArg {
+		renderMain()
+		return
+	}
 	a := &api{hosts: map[int]*host.Host{}, calls: map[int]context.CancelCauseFunc{}}
 	exports := jsObject.New()
 	// The functions live as long as the program, which never returns: they
@@ -434,6 +439,9 @@ func hostOptions(o js.Value) (*host.Options, error) {
 		}
 	}
 	opts.Attach.RemoteImages = o.Get("remoteImages").Truthy()
+	if r := o.Get("render"); r.Type() == js.TypeFunction {
+		opts.Attach.Markdown = workerMarkdown(r, float64(ms("renderBudgetMs")/time.Millisecond))
+	}
 	opts.Attach.MaxPartBytes, opts.Attach.MaxReadBytes = num("maxPartBytes"), num("maxReadBytes")
 	opts.MaxDescriptors = int(num("maxDescriptors"))
 	if v := o.Get("clientInfo"); v.Type() == js.TypeString {

@@ -111,7 +111,8 @@ async function startRuntime(wasmUrl) {
     exitCode = code
   }
   const url = wasmUrl ? new URL(wasmUrl, import.meta.url) : new URL('./mcphost.wasm', import.meta.url)
-  const instance = await instantiate(url, go.importObject)
+  const { module, instance } = await instantiate(url, go.importObject)
+  renderer.module = module
   // The syscall packages capture fs and process during Go's init, which
   // run() performs synchronously: the shims exist only for that moment.
   const had = STRAY_GLOBALS.map(n => [n, Object.getOwnPropertyDescriptor(globalThis, n)])
@@ -134,10 +135,163 @@ async function startRuntime(wasmUrl) {
 async function instantiate(url, imports) {
   const resp = await fetch(url)
   if (!resp.ok) throw new Error(`GET ${url}: ${resp.status} ${resp.statusText}`)
+  // Both keep the compiled module: the render Worker instantiates it again.
   if (WebAssembly.instantiateStreaming && /application\/wasm/.test(resp.headers.get('content-type') || '')) {
-    return (await WebAssembly.instantiateStreaming(resp, imports)).instance
+    return WebAssembly.instantiateStreaming(resp, imports)
   }
-  return (await WebAssembly.instantiate(await resp.arrayBuffer(), imports)).instance
+  return WebAssembly.instantiate(await resp.arrayBuffer(), imports)
+}
+
+// ---- the render Worker ----
+//
+// Markdown is rendered off the main thread: Go under js/wasm cannot be
+// interrupted, and goldmark on a large or hostile document takes seconds.
+// One Worker per page, started on the first Markdown part, runs the same
+// compiled module in render-only mode (render-worker.js). Jobs run one at a
+// time; each has its host's budget (renderBudgetMs), counted from when the
+// Worker starts it. A job past its budget, or one during which the Worker
+// crashed, has the Worker terminated (the next job starts a new one) and is
+// answered "error": the part shows its escaped text with that warning. If
+// no Worker can run here (none in this environment, a CSP without
+// worker-src for this origin, a bundle that lost the file), every job is
+// answered "inline" and rendered in the main instance, under the guard.
+
+const WORKER_START_MS = 10000
+
+const renderer = {
+  module: null, // the WebAssembly.Module, kept from the first instantiation
+  worker: null,
+  ready: null, // resolves true once the Worker answered init, false if it cannot start
+  active: null, // { id, job, timer }
+  queue: [],
+  unavailable: '', // why no Worker can run here ('' while one may)
+  nextJob: 0,
+  started: 0, // Workers started (a test figure, see renderStats)
+}
+
+// renderMarkdown is the function the Go side calls for each Markdown part
+// (wasm/render_js.go): done(status, a, b) is called once, asynchronously.
+function renderMarkdown(src, baseURI, remoteImages, budgetMs, done) {
+  renderer.queue.push({ src, baseURI, remoteImages, budgetMs: budgetMs > 0 ? budgetMs : DEFAULT_RENDER_BUDGET_MS, done })
+  queueMicrotask(pumpRender)
+}
+
+function answer(job, status, a = '', b = '') {
+  try {
+    job.done(status, a, b)
+  } catch {
+    // the runtime is gone: nothing waits any more
+  }
+}
+
+async function pumpRender() {
+  if (renderer.active || renderer.queue.length === 0) return
+  if (renderer.unavailable) {
+    for (const job of renderer.queue.splice(0)) answer(job, 'inline')
+    return
+  }
+  const job = renderer.queue.shift()
+  renderer.active = { id: 0, job, timer: 0 }
+  const ok = await startWorker()
+  if (!ok) {
+    renderer.active = null
+    answer(job, 'inline')
+    pumpRender()
+    return
+  }
+  const id = ++renderer.nextJob
+  renderer.active.id = id
+  renderer.active.timer = setTimeout(() => {
+    if (renderer.active?.id !== id) return
+    failWorker(`Markdown rendering took longer than its ${job.budgetMs} ms budget (renderBudgetMs); the render Worker was restarted`)
+  }, job.budgetMs)
+  try {
+    renderer.worker.postMessage({ id, src: job.src, baseURI: job.baseURI, remoteImages: job.remoteImages })
+  } catch (e) {
+    failWorker(`the render Worker failed (${e?.message ?? e}); it was restarted`)
+  }
+}
+
+// failWorker ends the Worker and answers the active job with an error.
+function failWorker(message) {
+  const a = renderer.active
+  stopWorker()
+  renderer.active = null
+  if (a) {
+    clearTimeout(a.timer)
+    answer(a.job, 'error', message)
+  }
+  pumpRender()
+}
+
+function stopWorker() {
+  renderer.worker?.terminate()
+  renderer.worker = null
+  renderer.ready = null
+}
+
+function onWorkerMessage(e) {
+  const m = e.data
+  const a = renderer.active
+  if (!a || m?.id !== a.id) return
+  if (m.crashed !== undefined) {
+    failWorker(`the render Worker failed (${m.crashed}); it was restarted`)
+    return
+  }
+  clearTimeout(a.timer)
+  renderer.active = null
+  if (m.error !== undefined) answer(a.job, 'error', String(m.error))
+  else answer(a.job, 'ok', String(m.html), String(m.plain))
+  pumpRender()
+}
+
+// startWorker resolves true when a Worker is ready, false when none can run.
+function startWorker() {
+  if (renderer.ready) return renderer.ready
+  renderer.ready = new Promise(resolve => {
+    let w
+    const fail = why => {
+      clearTimeout(timer)
+      w?.terminate()
+      if (renderer.worker === w) renderer.worker = null
+      renderer.ready = null
+      renderer.unavailable = why
+      resolve(false)
+    }
+    const timer = setTimeout(() => fail('the render Worker did not start in time'), WORKER_START_MS)
+    try {
+      if (!renderer.module || typeof Worker !== 'function') throw new Error('no Worker in this environment')
+      // Literally this expression, so bundlers carry render-worker.js along.
+      w = new Worker(new URL('./render-worker.js', import.meta.url), { type: 'module' })
+    } catch (err) {
+      fail(`the render Worker cannot be created: ${err?.message ?? err}`)
+      return
+    }
+    renderer.worker = w
+    renderer.started++
+    w.onmessage = e => {
+      if (e.data?.type === 'ready') {
+        clearTimeout(timer)
+        w.onmessage = onWorkerMessage
+        resolve(true)
+      } else if (e.data?.type === 'failed') {
+        fail(`the render Worker did not start: ${e.data.message}`)
+      }
+    }
+    // An error before ready (blocked by CSP, a missing file): no Worker here.
+    // After ready: a crash, which fails the active job.
+    w.onerror = e => {
+      e.preventDefault?.()
+      if (renderer.worker !== w) return
+      if (w.onmessage === onWorkerMessage) failWorker(`the render Worker failed (${e.message || 'error'}); it was restarted`)
+      else fail(`the render Worker cannot run here: ${e.message || 'error loading render-worker.js'}`)
+    }
+    w.onmessageerror = () => {
+      if (renderer.worker === w) failWorker('the render Worker failed (a message could not be read); it was restarted')
+    }
+    w.postMessage({ type: 'init', module: renderer.module, wasmExec: new URL('./wasm_exec.js', import.meta.url).href })
+  })
+  return renderer.ready
 }
 
 // onRuntimeExit fails everything: the page must never hang on a dead runtime.
@@ -379,6 +533,7 @@ function syncNoHost(op, ...args) {
 }
 
 const PROTOCOLS = ['auto', '2026-07-28', '2025-11-25']
+const DEFAULT_RENDER_BUDGET_MS = 5000
 
 /** Connects to an MCP server. See mcphost.d.ts for the options. */
 export async function connect(url, options = {}) {
@@ -387,6 +542,7 @@ export async function connect(url, options = {}) {
     acceptImages: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'], remoteImages: false,
     maxPartBytes: 20 << 20, maxReadBytes: 48 << 20, clientInfo: undefined, token: undefined,
     wasmUrl: undefined, reconnect: true, signal: undefined, protocol: 'auto',
+    renderBudgetMs: DEFAULT_RENDER_BUDGET_MS,
     ...options,
   }
   if (!PROTOCOLS.includes(o.protocol ?? 'auto')) {
@@ -415,6 +571,8 @@ export async function connect(url, options = {}) {
     token: o.token ? String(o.token) : undefined,
     reconnect: o.reconnect !== false,
     protocol: o.protocol ?? 'auto',
+    renderBudgetMs: +o.renderBudgetMs > 0 ? +o.renderBudgetMs : DEFAULT_RENDER_BUDGET_MS,
+    render: renderMarkdown,
   }
   const onEvent = (type, detail, parts) => host._event(type, detail, parts)
   const id = await callGo((callID, done) => exports.connect(callID, target, goOpts, onEvent, done), o.signal)

@@ -11,6 +11,9 @@ async function main() {
   const host = await connect(params.get('mcp'), { clientInfo: { name: 'vite-consumer', version: '1.0' } })
   const resources = await host.resources()
   const [part] = await host.attach(params.get('uri'))
+  // A Markdown part is rendered in the render Worker, which the bundle must
+  // carry along too (render-worker.js, named with new URL(..., import.meta.url)).
+  const [md] = await host.attach(params.get('md'))
   let notFound
   try {
     await host.attach(params.get('uri') + '.missing')
@@ -22,6 +25,7 @@ async function main() {
     resources: resources.length,
     mention: host.mention('onboarding', { limit: 3 }).length,
     part: { kind: part.kind, mimeType: part.mimeType, bytes: part.bytes?.length ?? 0, text: part.text?.length ?? 0 },
+    markdown: { h1: /<h1[ >]/.test(md.html ?? ''), warnings: md.warnings },
     notFound,
     globals: ['process', 'fs', 'path', 'Go'].filter(n => n in globalThis),
   }

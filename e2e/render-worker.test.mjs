@@ -1,0 +1,263 @@
+// The render Worker (issue 14, the page): Markdown is rendered off the main
+// thread, in a Worker running the page's compiled module in render-only mode,
+// with a per-part time budget (renderBudgetMs). Headless Debian Chromium, the
+// API test page served by mcphost itself (the product's CSP), against the
+// built-in documents server on a temporary folder of .md files.
+//
+// PerformanceObserver sees only the page's own long tasks, never a Worker's:
+// the 100 ms bound is asserted on the main thread, the budget on its own.
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { launchBrowser, root, startMcphost } from './harness.mjs'
+
+const DIR = 'render/docs'
+const uri = name => `docs://team/${DIR}/${name}`
+const CHANGELOG = uri('changelog.md')
+const BRACKETS = uri('brackets.md')
+const EMPHASIS = uri('emphasis.md')
+const SMALL = uri('small.md')
+const OTHER = uri('other.md')
+const CRASH = uri('crash.md')
+const CRASH_MARK = 'CRASH-THE-RENDER-WORKER'
+
+// changelog builds a keep-a-changelog document of about size bytes, the
+// shape of attach's Go benchmark (many versions, bullets with code,
+// emphasis, issue links, snake_case names, a reference definition per
+// version at the end).
+function changelog(size) {
+  let b = ''
+  let refs = ''
+  for (let v = 0; b.length + refs.length < size; v++) {
+    b += `## [1.${v}.0] - 2026-${String((v % 12) + 1).padStart(2, '0')}-${String((v % 28) + 1).padStart(2, '0')}\n\n### Added\n\n`
+    for (let k = 0; k < 6; k++) {
+      b += `- Support for \`snake_case_${k}\` options in **config_${v}** (#${1000 + v * 6 + k}, by @user_${k})\n`
+    }
+    b += `\n### Fixed\n\n- A crash when \`max_size * 2\` overflowed; see [the issue](https://github.com/o/r/issues/${v}) and *notes*\n` +
+      '- Footnote markers like value* are now kept literally, as are 2 * 3 and a_b_c\n\n'
+    refs += `[1.${v}.0]: https://github.com/o/r/compare/v1.${v}.0...v1.${v}.0\n`
+  }
+  return b + '\n' + refs
+}
+
+let docs, srv, browser
+
+before(async () => {
+  docs = mkdtempSync(path.join(tmpdir(), 'mcphost-render-docs-'))
+  const d = path.join(docs, DIR)
+  mkdirSync(d, { recursive: true })
+  writeFileSync(path.join(d, 'changelog.md'), changelog(1300 << 10))
+  writeFileSync(path.join(d, 'brackets.md'), '[a]('.repeat(20000)) // quadratic in goldmark: 12 s on the main thread before the guard
+  writeFileSync(path.join(d, 'emphasis.md'), '*a_ '.repeat(20000))
+  writeFileSync(path.join(d, 'small.md'), '# Small\n\nSome *text* & <b>raw</b>.\n')
+  writeFileSync(path.join(d, 'other.md'), '# Other\n\n- a list\n')
+  writeFileSync(path.join(d, 'crash.md'), `# ${CRASH_MARK}\n\n<b>kept</b> as text\n`)
+  srv = await startMcphost(['-docs', docs])
+  browser = await launchBrowser()
+})
+
+after(async () => {
+  await browser?.close()
+  await srv?.stop()
+  if (docs) rmSync(docs, { recursive: true, force: true })
+})
+
+// openPage opens the API test page, counting the page's Workers. With
+// noWorker, the page has no Worker constructor (the fallback: rendering in
+// the main instance). With crashOn, render-worker.js is served with a test
+// stand-in for a stack overflow inside the module: a job whose source holds
+// the mark recurses until the engine throws RangeError, inside the same call
+// that runs Go. Nothing of this is in the product.
+async function openPage({ noWorker = false, crashOn = '' } = {}) {
+  const page = await browser.context.newPage()
+  const problems = []
+  page.on('pageerror', e => problems.push(String(e)))
+  page.on('console', m => {
+    if (m.type() === 'error' && !/favicon/.test(m.location()?.url ?? '')) problems.push(m.text())
+  })
+  const workers = { started: 0, closed: 0 }
+  page.on('worker', w => {
+    if (!/render-worker\.js/.test(w.url())) return
+    workers.started++
+    w.on('close', () => workers.closed++)
+  })
+  if (noWorker) await page.addInitScript(() => { delete globalThis.Worker })
+  if (crashOn) {
+    const src = readFileSync(path.join(root, 'web', 'render-worker.js'), 'utf8')
+    const patched = src.replace('    out = render(String(m.src)',
+      `    if (String(m.src).includes(${JSON.stringify(crashOn)})) (function overflow() { overflow() })()\n    out = render(String(m.src)`)
+    assert.notEqual(patched, src, 'the crash stand-in must patch render-worker.js')
+    await page.route('**/render-worker.js', async route => {
+      const resp = await route.fetch()
+      await route.fulfill({ response: resp, body: patched })
+    })
+  }
+  await page.goto(srv.url + 'test/api.html')
+  await page.waitForFunction(() => window.ready === true, null, { timeout: 20000 })
+  // Long tasks of the main thread from here on (buffered: earlier ones are
+  // reported too, and filtered out by time).
+  await page.evaluate(() => {
+    window.longTasks = []
+    new PerformanceObserver(list => {
+      for (const e of list.getEntries()) window.longTasks.push({ start: e.startTime, duration: e.duration })
+    }).observe({ type: 'longtask', buffered: true })
+  })
+  page.problems = problems
+  page.workers = workers
+  return page
+}
+
+// longestSince is the longest main-thread task that started after t0.
+const longestSince = (page, t0) =>
+  page.evaluate(t0 => Math.max(0, ...window.longTasks.filter(e => e.start >= t0).map(e => e.duration)), t0)
+
+const partInfo = p => ({
+  kind: p.kind, state: p.state, forModel: p.forModel, htmlLen: p.html?.length ?? 0, textLen: p.text?.length ?? 0,
+  pre: p.html?.startsWith('<pre>') ?? false, h1: /<h1>/.test(p.html ?? ''), h2: /<h2>/.test(p.html ?? ''),
+  warnings: p.warnings,
+})
+
+describe('the render Worker', () => {
+  test('a 1.3 MB changelog and pathological documents attach with no main-thread task over 100 ms; HTML present', async () => {
+    const page = await openPage()
+    try {
+      const r = await page.evaluate(async ([changelog, others]) => {
+        const info = p => ({ kind: p.kind, htmlLen: p.html?.length ?? 0, textLen: p.text?.length ?? 0,
+          pre: p.html?.startsWith('<pre>'), h2: /<h2>/.test(p.html ?? ''), warnings: p.warnings, forModel: p.forModel })
+        const h = await window.mcphost.connect('/mcp')
+        await h.resources()
+        const t0 = performance.now()
+        // Typing goes on while the documents render: every keystroke answers.
+        let keystrokes = 0
+        const typing = setInterval(() => { h.mention('change', { limit: 20 }); keystrokes++ }, 20)
+        const c0 = performance.now()
+        const [cl] = await h.attach(changelog)
+        const changelogMs = performance.now() - c0
+        const patho = []
+        for (const u of others) patho.push(info((await h.attach(u))[0]))
+        // A refresh re-reads all three; the same text is not rendered again.
+        const f0 = performance.now()
+        await h.refresh()
+        const refreshMs = performance.now() - f0
+        clearInterval(typing)
+        const ctx = h.attachments()
+        await h.close()
+        return { t0, changelog: info(cl), changelogMs, patho, refreshMs, keystrokes, states: ctx.map(p => p.state) }
+      }, [CHANGELOG, [BRACKETS, EMPHASIS]])
+      const longest = await longestSince(page, r.t0)
+      console.log(`  changelog attach ${r.changelogMs.toFixed(0)} ms, refresh ${r.refreshMs.toFixed(0)} ms, ` +
+        `longest main-thread task ${longest.toFixed(0)} ms, ${r.keystrokes} keystrokes`)
+      assert.ok(longest <= 100, `main-thread long task of ${longest} ms`)
+      assert.equal(r.changelog.kind, 'text')
+      assert.ok(r.changelog.h2 && !r.changelog.pre, 'the changelog is rendered, not plain text')
+      assert.ok(r.changelog.htmlLen > r.changelog.textLen * 0.9, `html ${r.changelog.htmlLen} for text ${r.changelog.textLen}`)
+      assert.deepEqual(r.changelog.warnings, [])
+      for (const p of r.patho) {
+        assert.ok(p.pre && p.htmlLen > 0, 'a pathological document is escaped text, never nothing')
+        assert.ok(p.warnings.some(w => /shown as escaped plain text/.test(w)), JSON.stringify(p.warnings))
+        assert.equal(p.forModel, true)
+      }
+      assert.deepEqual(r.states, ['fresh', 'fresh', 'fresh'], 'the refresh applied every copy before its deadline')
+      assert.ok(r.keystrokes > 10, `${r.keystrokes} keystrokes answered`)
+      assert.equal(page.workers.started, 1, 'one Worker, started lazily and kept')
+      assert.deepEqual(page.problems, [])
+    } finally {
+      await page.close()
+    }
+  })
+
+  test('a part past its budget is escaped text with a warning, the Worker restarts, the next part renders; a second host keeps working', async () => {
+    const page = await openPage()
+    try {
+      const r = await page.evaluate(async ([changelog, small]) => {
+        const info = p => ({ htmlLen: p.html?.length ?? 0, textLen: p.text?.length ?? 0, pre: p.html?.startsWith('<pre>'),
+          h1: /<h1>/.test(p.html ?? ''), warnings: p.warnings, forModel: p.forModel, state: p.state })
+        const tight = await window.mcphost.connect('/mcp', { renderBudgetMs: 50 })
+        const other = await window.mcphost.connect('/mcp')
+        await other.resources()
+        const t0 = performance.now()
+        // The other host attaches and answers while the tight one's part runs
+        // past its budget: one Worker serves the page, jobs in turn.
+        const [slow, mine, matches] = await Promise.all([
+          tight.attach(changelog).then(ps => info(ps[0])),
+          other.attach(small).then(ps => info(ps[0])),
+          new Promise(r => setTimeout(() => r(other.mention('small', { limit: 5 }).length), 10)),
+        ])
+        const [next] = await tight.attach(small)
+        const ctx = other.attachments().map(p => p.uri)
+        await tight.close()
+        await other.close()
+        return { t0, slow, mine, matches, next: info(next), ctx }
+      }, [CHANGELOG, SMALL])
+      const longest = await longestSince(page, r.t0)
+      assert.ok(r.slow.pre && r.slow.htmlLen >= r.slow.textLen, 'past the budget: escaped text, never nothing')
+      assert.ok(r.slow.warnings.some(w => /took longer than its 50 ms budget \(renderBudgetMs\)/.test(w) && /shown as escaped plain text/.test(w)),
+        JSON.stringify(r.slow.warnings))
+      assert.equal(r.slow.forModel, true)
+      assert.ok(r.next.h1 && !r.next.pre, 'the next part renders normally')
+      assert.deepEqual(r.next.warnings, [])
+      assert.ok(r.mine.h1 && !r.mine.pre)
+      assert.ok(r.matches > 0)
+      assert.deepEqual(r.ctx, [SMALL])
+      assert.ok(page.workers.started >= 2, `Workers started: ${page.workers.started} (terminated and restarted)`)
+      for (let i = 0; i < 50 && page.workers.closed < 1; i++) await new Promise(r => setTimeout(r, 20))
+      assert.ok(page.workers.closed >= 1, 'the Worker past the budget was terminated')
+      assert.ok(longest <= 100, `main-thread long task of ${longest} ms`)
+      assert.deepEqual(page.problems, [])
+    } finally {
+      await page.close()
+    }
+  })
+
+  test('a Worker that crashes (RangeError inside the render call) loses no part: escaped text with a warning, later renders work', async () => {
+    const page = await openPage({ crashOn: CRASH_MARK })
+    try {
+      const r = await page.evaluate(async ([crash, small, other]) => {
+        const info = p => ({ html: p.html, pre: p.html?.startsWith('<pre>'), h1: /<h1>/.test(p.html ?? ''), warnings: p.warnings })
+        const h = await window.mcphost.connect('/mcp')
+        const [before] = await h.attach(small)
+        h.detach(small)
+        const [crashed] = await h.attach(crash)
+        const [afterwards] = await h.attach(other)
+        const ctx = h.attachments().length
+        await h.close()
+        return { before: info(before), crashed: info(crashed), afterwards: info(afterwards), ctx }
+      }, [CRASH, SMALL, OTHER])
+      assert.ok(r.before.h1)
+      assert.ok(r.crashed.pre, 'the crashed part is escaped text')
+      assert.match(r.crashed.html, /&lt;b&gt;kept&lt;\/b&gt; as text/)
+      assert.ok(r.crashed.warnings.some(w => /the render Worker failed \(RangeError: Maximum call stack size exceeded\); it was restarted; shown as escaped plain text/.test(w)),
+        JSON.stringify(r.crashed.warnings))
+      assert.ok(r.afterwards.h1 && !r.afterwards.pre, 'a later part renders in the restarted Worker')
+      assert.equal(page.workers.started, 2)
+      assert.deepEqual(page.problems, [])
+    } finally {
+      await page.close()
+    }
+  })
+
+  test('without a Worker (none in this environment), parts render in the main instance', async () => {
+    const page = await openPage({ noWorker: true })
+    try {
+      const r = await page.evaluate(async ([changelog, small]) => {
+        const h = await window.mcphost.connect('/mcp')
+        await h.resources()
+        const [s] = await h.attach(small)
+        const t0 = performance.now()
+        const [c] = await h.attach(changelog)
+        await h.close()
+        return { t0, small: /<h1>/.test(s.html), changelog: /<h2>/.test(c.html), hasWorker: typeof Worker }
+      }, [CHANGELOG, SMALL])
+      const longest = await longestSince(page, r.t0)
+      console.log(`  without a Worker: longest main-thread task ${longest.toFixed(0)} ms on the 1.3 MB changelog`)
+      assert.equal(r.hasWorker, 'undefined')
+      assert.ok(r.small && r.changelog)
+      assert.equal(page.workers.started, 0)
+      assert.deepEqual(page.problems, [])
+    } finally {
+      await page.close()
+    }
+  })
+})
