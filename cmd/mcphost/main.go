@@ -6,7 +6,8 @@
 //
 //	mcphost [-addr 127.0.0.1:8080] [-docs DIR | -stdio "CMD ARGS" | -upstream URL [-upstream-header "K: V"]...]
 //	        [-origin PATTERN]... [-token-file FILE] [-page-size N] [-max-conns N] [-read-limit BYTES]
-//	        [-resource-blind NAMES] [-no-web]
+//	        [-max-request BYTES] [-max-queue BYTES] [-write-timeout D] [-first-request-timeout D]
+//	        [-idle-timeout D] [-child-log-rate N] [-resource-blind NAMES] [-no-web]
 //
 // Run bare, it serves the sample documents embedded in the binary. See -h.
 //
@@ -52,12 +53,16 @@ const usageHead = `mcphost serves the mcphost demo page and MCP over WebSocket o
 Usage:
   mcphost [-addr 127.0.0.1:8080] [-docs DIR | -stdio "CMD ARGS" | -upstream URL [-upstream-header "K: V"]...]
           [-origin PATTERN]... [-token-file FILE] [-page-size N] [-max-conns N] [-read-limit BYTES]
-          [-resource-blind NAMES] [-no-web]
+          [-max-request BYTES] [-max-queue BYTES] [-write-timeout D] [-first-request-timeout D]
+          [-idle-timeout D] [-child-log-rate N] [-resource-blind NAMES] [-no-web]
 
 Without a source flag, /mcp is the built-in documents server over the sample
 documents embedded in the binary. With -docs, the same server over a folder
 laid out as {team}/{kind}/{name}. With -stdio or -upstream, /mcp is a gateway:
 each WebSocket connection gets its own upstream process or session.
+
+Every bound below has a default that holds against a hostile client or
+server; README.md's Security section lists them.
 
 Flags:
 `
@@ -74,6 +79,12 @@ type config struct {
 	pageSize      int
 	maxConns      int
 	readLimit     sizeFlag
+	maxRequest    sizeFlag
+	maxQueue      sizeFlag
+	writeTimeout  time.Duration
+	firstTimeout  time.Duration
+	idleTimeout   time.Duration
+	childLogRate  int
 	resourceBlind string
 	noWeb         bool
 
@@ -126,7 +137,8 @@ func (s *sizeFlag) Set(v string) error {
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
-	cfg := &config{readLimit: bridge.DefaultReadLimit, pollInterval: 500 * time.Millisecond, killGrace: time.Second, sseRetry: 500 * time.Millisecond}
+	cfg := &config{readLimit: bridge.DefaultReadLimit, maxRequest: defaultMaxRequest, maxQueue: bridge.DefaultMaxQueue,
+		pollInterval: 500 * time.Millisecond, killGrace: time.Second, sseRetry: 500 * time.Millisecond}
 	fs := flag.NewFlagSet("mcphost", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on; loopback by default (port 0 picks a free port)")
@@ -138,7 +150,13 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.tokenFile, "token-file", "", "require a token: each line of `FILE` is \"token team1,team2\" (\"*\" = every team);\nclients offer the subprotocol \"mcp.token.<token>\" next to \"mcp\"; documents are scoped to the teams")
 	fs.IntVar(&cfg.pageSize, "page-size", 50, "resources/list page size of the documents server (`N`)")
 	fs.IntVar(&cfg.maxConns, "max-conns", 64, "refuse WebSocket connections past `N` concurrent ones with 503")
-	fs.Var(&cfg.readLimit, "read-limit", "largest message accepted from either side, in `BYTES` (e.g. 1048576, 64MiB)")
+	fs.Var(&cfg.readLimit, "read-limit", "gateway: largest message accepted from either side, in `BYTES` (e.g. 1048576, 64MiB)")
+	fs.Var(&cfg.maxRequest, "max-request", "documents server: largest message accepted from a client, in `BYTES`;\na larger one closes the connection with 1009")
+	fs.Var(&cfg.maxQueue, "max-queue", "most `BYTES` waiting to be sent to one client behind the frame being written and the next;\na client that lets more pile up is disconnected")
+	fs.DurationVar(&cfg.writeTimeout, "write-timeout", bridge.DefaultWriteTimeout, "disconnect a client that does not take a frame within this `DURATION`")
+	fs.DurationVar(&cfg.firstTimeout, "first-request-timeout", bridge.DefaultFirstRequestTimeout, "close a connection (1008) that sends no valid JSON-RPC request within this `DURATION`\nof the upgrade (0: never)")
+	fs.DurationVar(&cfg.idleTimeout, "idle-timeout", bridge.DefaultIdleTimeout, "close a connection (1001) with no traffic either way for this `DURATION`; after half of it\nthe server pings, and a pong counts as traffic (0: never)")
+	fs.IntVar(&cfg.childLogRate, "child-log-rate", gateway.DefaultLogRate, "gateway: log at most `N` lines per second of a -stdio child's stderr and stray stdout\n(bursts of 10×N); the rest are counted in a summary line")
 	fs.StringVar(&cfg.resourceBlind, "resource-blind", "resource-blind-demo", "comma-separated clientInfo.name `NAMES` that also get the fetch_document tool\n(clients that cannot attach resources themselves)")
 	fs.BoolVar(&cfg.noWeb, "no-web", false, "do not serve the web page; only /mcp")
 	fs.Usage = func() {
@@ -166,6 +184,14 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("-page-size must be positive, got %d", cfg.pageSize)
 	case cfg.maxConns <= 0:
 		return nil, fmt.Errorf("-max-conns must be positive, got %d", cfg.maxConns)
+	case cfg.writeTimeout <= 0:
+		return nil, fmt.Errorf("-write-timeout must be positive, got %v", cfg.writeTimeout)
+	case cfg.firstTimeout < 0:
+		return nil, fmt.Errorf("-first-request-timeout must be positive or 0 (never), got %v", cfg.firstTimeout)
+	case cfg.idleTimeout < 0:
+		return nil, fmt.Errorf("-idle-timeout must be positive or 0 (never), got %v", cfg.idleTimeout)
+	case cfg.childLogRate <= 0:
+		return nil, fmt.Errorf("-child-log-rate must be positive, got %d", cfg.childLogRate)
 	}
 	if cfg.upstream != "" {
 		u, err := url.Parse(cfg.upstream)
@@ -208,10 +234,18 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 	defer cleanup()
 
 	opts := &bridge.EndpointOptions{
-		OriginPatterns: cfg.origins,
-		ReadLimit:      int64(cfg.readLimit),
-		MaxConns:       cfg.maxConns,
-		Logger:         log,
+		OriginPatterns:      cfg.origins,
+		ReadLimit:           int64(cfg.readLimit),
+		MaxConns:            cfg.maxConns,
+		Logger:              log,
+		MaxQueue:            int64(cfg.maxQueue),
+		WriteTimeout:        cfg.writeTimeout,
+		FirstRequestTimeout: orNever(cfg.firstTimeout),
+		IdleTimeout:         orNever(cfg.idleTimeout),
+	}
+	if cfg.stdio == "" && cfg.upstream == "" {
+		// The documents server: clients send small requests.
+		opts.ReadLimit = int64(cfg.maxRequest)
 	}
 	var ps *docserver.Principals
 	if cfg.tokenFile != "" {
@@ -287,6 +321,18 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 	return err
 }
 
+// defaultMaxRequest is -max-request's default: 4 MiB, the TypeScript SDK
+// v2's request limit.
+const defaultMaxRequest = 4 << 20
+
+// orNever maps a flag's 0 ("never") to EndpointOptions' negative.
+func orNever(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
+}
+
 // mcpServe returns the per-connection function of the chosen source.
 func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context.Context, *bridge.Conn, *docserver.Principal), func(), error) {
 	switch {
@@ -295,7 +341,7 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 		if err != nil {
 			return nil, nil, fmt.Errorf("-stdio: %w", err)
 		}
-		g := &gateway.Stdio{Argv: argv, ReadLimit: int64(cfg.readLimit), Grace: cfg.killGrace, Log: log}
+		g := &gateway.Stdio{Argv: argv, ReadLimit: int64(cfg.readLimit), Grace: cfg.killGrace, Log: log, LogRate: cfg.childLogRate}
 		log.Info("mcphost: gateway to a stdio server", "argv", argv)
 		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.Serve(ctx, c) }, func() {}, nil
 	case cfg.upstream != "":

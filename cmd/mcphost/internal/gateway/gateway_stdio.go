@@ -43,6 +43,9 @@ type Stdio struct {
 	ReadLimit int64         // longest stdout line (message) accepted, in bytes
 	Grace     time.Duration // SIGTERM → SIGKILL
 	Log       *slog.Logger
+	// LogRate bounds the log lines per second a child causes (stderr,
+	// stdout lines that are not JSON); 0 means [DefaultLogRate].
+	LogRate int
 
 	legacyOnly atomic.Bool // the command exits on 2026-07-28 requests
 }
@@ -94,12 +97,12 @@ type childRead struct {
 
 // start starts a child and reads it under a new generation.
 func (u *stdioUpstream) start() error {
-	ch, err := startChild(u.g.Argv, u.g.Grace, u.g.Log)
+	ch, err := startChild(u.g.Argv, u.g.Grace, u.g.Log, u.g.LogRate)
 	if err != nil {
 		return err
 	}
 	t := &mcp.IOTransport{
-		Reader:        &lineFilter{r: bufio.NewReaderSize(ch.stdout, 64<<10), limit: u.g.ReadLimit, log: ch.log},
+		Reader:        &lineFilter{r: bufio.NewReaderSize(ch.stdout, 64<<10), limit: u.g.ReadLimit, log: ch.lim},
 		Writer:        ch.stdin,
 		MaxLineLength: int(u.g.ReadLimit) + 1,
 	}
@@ -277,6 +280,7 @@ type child struct {
 	stdout io.ReadCloser
 	grace  time.Duration
 	log    *slog.Logger
+	lim    *logLimiter   // the child's own output goes through it
 	exited chan struct{} // closed when the process has been reaped
 	err    error         // its exit status, once exited
 
@@ -309,7 +313,7 @@ func (c *child) endReason() string {
 // startChild starts argv with stdin, stdout and stderr on pipes of our own
 // (so that reaping the process never truncates what we still have to read)
 // and logs its stderr line by line with a prefix naming the command.
-func startChild(argv []string, grace time.Duration, log *slog.Logger) (*child, error) {
+func startChild(argv []string, grace time.Duration, log *slog.Logger, logRate int) (*child, error) {
 	cmd, err := childCommand(argv, grace)
 	if err != nil {
 		return nil, err
@@ -349,6 +353,7 @@ func startChild(argv []string, grace time.Duration, log *slog.Logger) (*child, e
 	}
 	c := &child{cmd: cmd, stdin: inW, stdout: outR, grace: grace, exited: make(chan struct{}), stderrDone: make(chan struct{}),
 		log: log.With("child", name, "pid", cmd.Process.Pid)}
+	c.lim = newLogLimiter(c.log, logRate)
 	c.log.Info("gateway: started stdio server", "argv", argv)
 	go c.logStderr(errR)
 	go func() {
@@ -366,9 +371,11 @@ func exitStatus(err error) string {
 	return err.Error()
 }
 
-// logStderr logs each stderr line of the child (truncated at 4 KiB).
+// logStderr logs each stderr line of the child (truncated at 4 KiB), at
+// most at the log rate.
 func (c *child) logStderr(r *os.File) {
 	defer close(c.stderrDone)
+	defer c.lim.flush()
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 4096)
 	for {
@@ -376,7 +383,7 @@ func (c *child) logStderr(r *os.File) {
 		if len(line) > 0 {
 			full := err == nil
 			text := string(bytes.TrimRight(line, "\r\n"))
-			c.log.Info("stderr: " + text)
+			c.lim.logf(slog.LevelInfo, "stderr: "+text)
 			c.mu.Lock()
 			c.lastStderr = truncateRunes(text, 300)
 			c.mu.Unlock()
@@ -419,7 +426,7 @@ func (c *child) stop() {
 type lineFilter struct {
 	r       *bufio.Reader
 	limit   int64
-	log     *slog.Logger
+	log     *logLimiter
 	pending []byte
 }
 
@@ -450,7 +457,7 @@ func (f *lineFilter) readLine() ([]byte, error) {
 				chunk, err = f.r.ReadSlice('\n')
 				n += int64(len(chunk))
 			}
-			f.log.Warn("gateway: dropped a stdout line over -read-limit", "bytes", n, "limit", f.limit)
+			f.log.logf(slog.LevelWarn, "gateway: dropped a stdout line over -read-limit", "bytes", n, "limit", f.limit)
 			return nil, ignoreFull(err)
 		}
 		buf = append(buf, chunk...)
@@ -462,7 +469,7 @@ func (f *lineFilter) readLine() ([]byte, error) {
 		case len(trimmed) == 0:
 			return nil, err
 		case !json.Valid(trimmed):
-			f.log.Warn("gateway: dropped a stdout line that is not JSON", "line", truncateRunes(string(trimmed), 120))
+			f.log.logf(slog.LevelWarn, "gateway: dropped a stdout line that is not JSON", "line", truncateRunes(string(trimmed), 120))
 			return nil, err
 		}
 		if err != nil && !errors.Is(err, io.EOF) {

@@ -181,7 +181,7 @@ func TestLineFilter(t *testing.T) {
 		`  {"jsonrpc":"2.0","id":2,"result":{}}  ` + "\r\n" +
 		`{"truncated":` + "\n" +
 		`{"jsonrpc":"2.0","id":3,"result":{}}`
-	f := &lineFilter{r: bufio.NewReaderSize(strings.NewReader(in), 16), limit: 200, log: slog.New(slog.NewTextHandler(&logs, nil))}
+	f := &lineFilter{r: bufio.NewReaderSize(strings.NewReader(in), 16), limit: 200, log: newLogLimiter(slog.New(slog.NewTextHandler(&logs, nil)), 0)}
 	out, err := io.ReadAll(f)
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // superviseEnv switches the mcphost executable into supervisor mode (see
@@ -83,15 +85,24 @@ func SupervisorMode() (exitCode int, ok bool) {
 	return supervise(os.Args[1:], time.Duration(max(ms, 100))*time.Millisecond), true
 }
 
-// supervise runs argv in a new process group whose stdio is ours, and kills
-// the whole group when argv exits or when a stop signal (from the gateway, or
-// Pdeathsig when the gateway dies) arrives: SIGTERM first, SIGKILL after
-// grace. It returns argv's exit code (128+signal when signalled).
+// supervise runs argv in a new process group whose stdio is ours, as a
+// child subreaper (prctl PR_SET_CHILD_SUBREAPER): every descendant orphaned
+// below it, including one that left argv's process group with setsid, is
+// re-parented to the supervisor instead of init. When argv exits, or a stop
+// signal arrives (from the gateway, or Pdeathsig when the gateway dies, even
+// by SIGKILL), it stops the tree: SIGTERM to argv's group first and SIGKILL
+// after grace (at once when argv has exited), then it kills and reaps the
+// pids listed in /proc/self/task/*/children until it has no child left. (No
+// cgroup.kill: this must work on cgroup v1.) It returns argv's exit code
+// (128+signal when signalled).
 func supervise(argv []string, grace time.Duration) int {
 	runtime.LockOSThread() // Pdeathsig of the server follows this thread
 	if len(argv) == 0 {
 		fmt.Fprintln(os.Stderr, "mcphost supervisor: no command")
 		return 2
+	}
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "mcphost supervisor: cannot become a child subreaper (descendants that call setsid may survive): %v\n", err)
 	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -108,35 +119,105 @@ func supervise(argv []string, grace time.Duration) int {
 		return 127
 	}
 	pgid := cmd.Process.Pid
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var werr error
+	// One reaper for every child, the server and adopted orphans alike
+	// (so cmd.Wait is never called): the server's status goes to done,
+	// and empty is closed once no child at all is left.
+	done := make(chan syscall.WaitStatus, 1)
+	empty := make(chan struct{})
+	go reap(pgid, done, empty)
+	var ws syscall.WaitStatus
+	exited := false
 	select {
-	case werr = <-done:
-		// The server is gone; take any grandchild it left with it.
-		syscall.Kill(-pgid, syscall.SIGKILL)
+	case ws = <-done:
+		exited = true
 	case <-sigs:
 		syscall.Kill(-pgid, syscall.SIGTERM)
-		exited := false
+		signalChildren(syscall.SIGTERM)
 		select {
-		case werr = <-done:
+		case ws = <-done:
 			exited = true
 		case <-time.After(grace):
 		}
+	}
+	if !killTree(pgid, empty, 10*time.Second) {
+		fmt.Fprintln(os.Stderr, "mcphost supervisor: descendants still running 10 s after SIGKILL")
+	}
+	if !exited {
+		select {
+		case ws = <-done:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	switch {
+	case ws.Signaled():
+		return 128 + int(ws.Signal())
+	case ws.Exited():
+		return ws.ExitStatus()
+	}
+	return 0
+}
+
+// reap waits for every child of the process: server's status goes to done;
+// empty is closed when there is no child left (ECHILD), which is final: an
+// orphan below a subreaper comes to it, so no child means no descendant.
+func reap(server int, done chan<- syscall.WaitStatus, empty chan<- struct{}) {
+	defer close(empty)
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, 0, nil)
+		switch {
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case err != nil: // ECHILD
+			return
+		case pid == server:
+			done <- ws
+		}
+	}
+}
+
+// killTree SIGKILLs the server's process group and every child of this
+// process (descendants that escaped the group with setsid are adopted as
+// their parents die, and listed next round) until none is left or the
+// deadline passes; it reports whether the tree is gone.
+func killTree(pgid int, empty <-chan struct{}, deadline time.Duration) bool {
+	stop := time.After(deadline)
+	for {
 		syscall.Kill(-pgid, syscall.SIGKILL)
-		if !exited {
-			select {
-			case werr = <-done:
-			case <-time.After(2 * time.Second):
+		signalChildren(syscall.SIGKILL)
+		select {
+		case <-empty:
+			return true
+		case <-stop:
+			return false
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// signalChildren sends sig to every pid in /proc/self/task/*/children: the
+// children of this process only, whose pids cannot be reused before this
+// process reaps them (only reap does, and a pid it reaps between the listing
+// and the signal is the one window, of microseconds).
+func signalChildren(sig syscall.Signal) {
+	for _, pid := range childPIDs() {
+		syscall.Kill(pid, sig)
+	}
+}
+
+func childPIDs() []int {
+	tasks, _ := os.ReadDir("/proc/self/task")
+	var out []int
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				out = append(out, pid)
 			}
 		}
 	}
-	var ee *exec.ExitError
-	if errors.As(werr, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return 128 + int(ws.Signal())
-		}
-		return ee.ExitCode()
-	}
-	return 0
+	return out
 }
