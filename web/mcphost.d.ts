@@ -404,3 +404,73 @@ export interface Figures {
     duplicateDelivery: number
   }
 }
+
+// ---- Showing and wrapping server strings (web/display.js) ----
+// display.js is a plain ES module next to mcphost.js (mention.js and the demo
+// import it; it also runs in Node). These declarations describe its exports.
+
+/**
+ * The string to show a person for s, a string a server chose (a name, title,
+ * URI, description, message): bidi controls (U+061C, U+200E, U+200F,
+ * U+202A–U+202E, U+2066–U+2069), zero-width and other invisible characters
+ * (U+00AD, U+034F, U+115F, U+1160, U+17B4, U+17B5, U+180B–U+180F,
+ * U+200B–U+200D, U+2060–U+206F, U+3164, U+FEFF, U+FFA0, U+FFF0–U+FFFB, …),
+ * variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF), tag characters
+ * (U+E0000–U+E007F), C0/DEL/C1 controls, U+2028/U+2029 and lone surrogates
+ * each become a marker "⟨U+202E⟩"; a run of more than four shows its first
+ * three and "⟨+N more⟩". A zero-width joiner between two pictographs and one
+ * U+FE0E/U+FE0F after an emoji are kept (emoji stay whole). With
+ * `multiline: true`, tab, LF and CR are kept. Idempotent; null gives "".
+ * For display only: search, compare and send the real string.
+ */
+export function displayText(s: unknown, options?: { multiline?: boolean }): string
+/** The marker for one code point: "⟨U+XXXX⟩" (at least four upper-case hex digits). */
+export function marker(codePoint: number): string
+/** Whether displayText (single-line) would change s. */
+export function hasHiddenText(s: unknown): boolean
+/** A value for a double-quoted attribute: & < > " as entities, C0 controls and DEL as &#xN;. */
+export function escapeAttribute(s: unknown): string
+/**
+ * Document text safe between <document …> and </document>: each "<" that
+ * opens a `document` tag (open or close, any case, whitespace, "/" or
+ * invisible characters between, fullwidth letters) becomes "&lt;"; nothing
+ * else changes.
+ */
+export function escapeDocumentText(s: unknown): string
+/**
+ * `<document uri="…" mimeType="…"[ stale="true"]>\n…\n</document>` for a
+ * text part, attributes escaped with escapeAttribute and the text with
+ * escapeDocumentText: nothing a server chose can close the wrapper.
+ */
+export function wrapDocument(part: { uri?: string; mimeType?: string; text?: string }, options?: { stale?: boolean }): string
+
+// ---- <mcp-mention> (web/mention.js) ----
+
+/** The <mcp-mention> element; see docs/ui.md for its attributes and events. */
+export interface MentionElement extends HTMLElement {
+  /** Hosts whose resources are offered, grouped by server in this order. */
+  hosts: Host[]
+  /** Whether the model provider can take a descriptor: true or a reason. */
+  accepts: (descriptor: Resource | ResourceTemplate, context: { template: boolean; host: Host }) => true | string
+  /** Most matches asked of each host per keystroke (attribute limit, default 200). */
+  limit: number
+  /** Attribute accept-images, space-separated; default png, jpeg, gif, webp. */
+  readonly acceptImages: string[]
+  /**
+   * Attribute remote-icons (boolean), default false: only data: icons of a
+   * raster type (png, jpeg, gif, webp, avif; at most 48 KiB of URL) are
+   * shown, so opening the picker requests nothing. When true, https: icons
+   * are shown too (fetched with referrerpolicy=no-referrer). SVG icons never.
+   */
+  remoteIcons: boolean
+  readonly open: boolean
+  readonly input: HTMLElement | null
+  readonly listbox: HTMLElement | null
+  close(): void
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "mcp-mention": MentionElement
+  }
+}
