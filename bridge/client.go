@@ -309,10 +309,10 @@ func (s *Session) undecodable(data []byte, derr error) {
 	// stack (it killed the runtime before, natively and in the page).
 	if id, errRaw, ok := probeID(data); ok {
 		if ch := s.take(id); ch != nil {
-			env := &envelope{err: &jsonrpc.Error{Code: CodeParseError, Message: perr.Error()}}
+			env := &envelope{local: &Error{Kind: KindProtocol, Code: CodeParseError, Message: perr.Error(), Err: perr}}
 			var we jsonrpc.Error
 			if len(errRaw) > 0 && json.Unmarshal(errRaw, &we) == nil {
-				env.err = &we
+				env = &envelope{err: &we}
 			}
 			ch <- env
 			return
@@ -608,6 +608,9 @@ func (s *Session) roundTrip(ctx context.Context, method, uri string, params []by
 	case resp, ok := <-ch:
 		if !ok {
 			return nil, s.callErr(s.connErr(), method, uri)
+		}
+		if resp.local != nil {
+			return nil, s.callErr(resp.local, method, uri)
 		}
 		if resp.err != nil {
 			return nil, s.fromWire(method, uri, resp.err)

@@ -17,6 +17,9 @@ type envelope struct {
 	params []byte
 	result []byte
 	err    *jsonrpc.Error
+	// local is the error the client itself found in a frame meant as this
+	// response (it did not decode): kind protocol, not the server's word.
+	local *Error
 }
 
 // parseEnvelope decodes a frame with the same acceptance rules as

@@ -145,7 +145,10 @@ func (s *Session) runListen(r *listenReq, params []byte) {
 				return // the session ended: the host reconnects and watches again
 			}
 			var e error
-			if env.err != nil {
+			switch {
+			case env.local != nil:
+				e = s.callErr(env.local, "subscriptions/listen", r.uri)
+			case env.err != nil:
 				e = s.fromWire("subscriptions/listen", r.uri, env.err)
 			}
 			s.listenEnded(r, env, e)

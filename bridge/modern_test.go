@@ -308,6 +308,10 @@ func TestDeepFramesDoNotWedgeTheSession(t *testing.T) {
 				result(id, `{"tools":[{"name":"ok","inputSchema":{"type":"object"}}]}`),
 			}
 		case "resources/read":
+			if strings.Contains(string(params), "deep-result") {
+				// A result too deep to decode: the client's own finding.
+				return []string{`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"contents":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}}`}
+			}
 			// A response whose id comes before a deep, broken member.
 			return []string{`{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":-32603,"message":"deep"},"junk":` + strings.Repeat("[", 50000) + `}`}
 		}
@@ -326,6 +330,10 @@ func TestDeepFramesDoNotWedgeTheSession(t *testing.T) {
 	_, err = s.ReadResource(ctx, "x://deep")
 	if e, ok := bridge.AsError(err); !ok || e.Code != -32603 {
 		t.Fatalf("read answered by a deep error frame: %v", err)
+	}
+	_, err = s.ReadResource(ctx, "x://deep-result")
+	if e, ok := bridge.AsError(err); !ok || e.Kind != bridge.KindProtocol || e.URI != "x://deep-result" || !strings.Contains(e.Message, "undecodable") {
+		t.Fatalf("read answered by a result too deep to decode: %#v", err)
 	}
 	if _, err := s.ListTools(ctx); err != nil {
 		t.Fatalf("the session did not go on: %v", err)

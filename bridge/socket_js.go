@@ -75,6 +75,9 @@ func jsCall(v js.Value, method string, args ...any) (res js.Value, err error) {
 }
 
 func dialSocket(ctx context.Context, url string, protos []string) (socket, error) {
+	if jsOpenSocket.Truthy() {
+		return dialBatch(ctx, url, protos)
+	}
 	if jsWebSocketCtr.IsUndefined() {
 		return nil, errors.New("this JavaScript environment has no WebSocket")
 	}
@@ -252,8 +255,16 @@ func (s *jsSocket) write(ctx context.Context, data []byte) error {
 	return err
 }
 
-// closeCode asks the browser to close; it accepts only 1000 and 3000–4999.
+// closeCode asks the browser to close.
 func (s *jsSocket) closeCode(code int, reason string) {
+	code, reason = browserClose(code, reason)
+	jsCall(s.ws, "close", code, reason)
+}
+
+// browserClose maps a close to what a page may send: browsers accept only
+// codes 1000 and 3000–4999 (others go as 1000 with the reason naming the
+// intended code) and reasons up to 123 bytes.
+func browserClose(code int, reason string) (int, string) {
 	if code != statusNormalClosure && (code < 3000 || code > 4999) {
 		reason = fmt.Sprintf("%d: %s", code, reason)
 		code = statusNormalClosure
@@ -261,7 +272,7 @@ func (s *jsSocket) closeCode(code int, reason string) {
 	if len(reason) > 123 { // the protocol's limit for a close reason
 		reason = reason[:123]
 	}
-	jsCall(s.ws, "close", code, reason)
+	return code, reason
 }
 
 func (s *jsSocket) close(code int, reason string) error {
@@ -282,7 +293,9 @@ func (s *jsSocket) setReadLimit(n int64) { s.limit.Store(n) }
 
 func (s *jsSocket) subprotocol() string { return s.ws.Get("protocol").String() }
 
-func (s *jsSocket) errInfo(err error) (bool, int) {
+func (s *jsSocket) errInfo(err error) (bool, int) { return jsErrInfo(err) }
+
+func jsErrInfo(err error) (bool, int) {
 	var ce *jsCloseError
 	if errors.As(err, &ce) {
 		return false, ce.code

@@ -6,6 +6,12 @@
 // Go runtime once per page, converts arguments and results, and turns the
 // Go side's callbacks into Promises, CustomEvents and MCPErrors.
 
+import { openSocket } from './socket.js'
+
+// Showing server strings safely (bidi controls and invisible characters as
+// markers) and wrapping documents for a model: see display.js.
+export { displayText, marker, hasHiddenText, escapeAttribute, escapeDocumentText, wrapDocument } from './display.js'
+
 const KINDS = new Set([
   'not_found', 'invalid', 'unsupported', 'unavailable', 'timeout',
   'limit', 'protocol', 'cancelled', 'error',
@@ -118,10 +124,13 @@ async function startRuntime(wasmUrl) {
   const had = STRAY_GLOBALS.map(n => [n, Object.getOwnPropertyDescriptor(globalThis, n)])
   for (const [n, desc] of had) if (!desc && n in goShims) globalThis[n] = goShims[n]
   let exited
+  // The sessions' WebSocket glue (socket.js), read by Go's init likewise.
+  globalThis.__mcphost_socket = openSocket
   try {
     exited = go.run(instance)
   } finally {
     for (const [n, desc] of had) if (!desc) delete globalThis[n]
+    delete globalThis.__mcphost_socket
   }
   exited.then(() => onRuntimeExit(`the mcphost runtime exited (code ${exitCode})`))
   if (rt.exited) throw exitedError()

@@ -1,0 +1,235 @@
+package bridge
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"sync"
+	"syscall/js"
+)
+
+// jsOpenSocket is web/socket.js's openSocket, which mcphost.js lends the
+// module while Go's init runs (as globalThis.__mcphost_socket). Without it
+// (the module loaded by other glue) sessions use jsSocket, one Go call per
+// frame.
+var jsOpenSocket = func() js.Value {
+	v := js.Global().Get("__mcphost_socket")
+	if v.Type() != js.TypeFunction {
+		return js.Undefined()
+	}
+	return v
+}()
+
+// Batch bounds of one take: what one wake of the Go runtime moves across.
+const (
+	batchFrames = 4096
+	batchBytes  = 4 << 20
+)
+
+// batchSocket is the browser's WebSocket held by web/socket.js, which queues
+// frames in JavaScript and wakes Go once per batch: a flood of small frames
+// costs one resume of the Go runtime per batch instead of one per frame, so
+// an answer behind 200,000 notifications arrives about when the browser has
+// delivered them. Frames keep their order.
+type batchSocket struct {
+	js     js.Value // the object openSocket returned
+	limit  int64
+	wake   js.Func
+	signal chan struct{} // capacity 1: the JS side has something for us
+
+	mu      sync.Mutex
+	frames  []jsFrame // taken from JS, not yet read
+	ended   chan struct{}
+	err     error
+	endOnce sync.Once
+	relOnce sync.Once
+}
+
+func dialBatch(ctx context.Context, url string, protos []string) (socket, error) {
+	s := &batchSocket{limit: DefaultReadLimit, signal: make(chan struct{}, 1), ended: make(chan struct{})}
+	s.wake = js.FuncOf(func(js.Value, []js.Value) any {
+		select {
+		case s.signal <- struct{}{}:
+		default:
+		}
+		return nil
+	})
+	ps := make([]any, len(protos))
+	for i, p := range protos {
+		ps[i] = p
+	}
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("%v", r) // e.g. SyntaxError for a bad URL
+			}
+		}()
+		s.js = jsOpenSocket.Invoke(url, js.ValueOf(ps), s.wake)
+	}()
+	if err != nil {
+		s.wake.Release()
+		return nil, err
+	}
+	for {
+		switch s.js.Call("state").Int() {
+		case 1:
+			return s, nil
+		case 2:
+			ce := s.closeErr()
+			s.release()
+			return nil, fmt.Errorf("connection refused or closed before it opened: %v", ce)
+		}
+		select {
+		case <-s.signal:
+		case <-ctx.Done():
+			s.closeNow()
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (s *batchSocket) closeErr() error {
+	c := s.js.Call("closeInfo")
+	if c.IsNull() || c.IsUndefined() {
+		return errSocketGone
+	}
+	return &jsCloseError{code: c.Get("code").Int(), reason: c.Get("reason").String(), wasClean: c.Get("wasClean").Bool()}
+}
+
+func (s *batchSocket) read(ctx context.Context) ([]byte, bool, error) {
+	for {
+		s.mu.Lock()
+		if len(s.frames) > 0 {
+			f := s.frames[0]
+			s.frames[0] = jsFrame{}
+			s.frames = s.frames[1:]
+			s.mu.Unlock()
+			return f.data, f.binary, nil
+		}
+		s.mu.Unlock()
+		select {
+		case <-s.ended:
+			return nil, false, s.err
+		default:
+		}
+		if n, err := s.take(); err != nil {
+			s.end(err)
+			return nil, false, err
+		} else if n > 0 {
+			continue
+		}
+		if s.js.Call("state").Int() == 2 && s.js.Call("waiting").Int() == 0 {
+			err := s.closeErr()
+			s.end(err)
+			s.release()
+			return nil, false, err
+		}
+		select {
+		case <-s.signal:
+		case <-s.ended:
+		case <-ctx.Done():
+			return nil, false, ctx.Err()
+		}
+	}
+}
+
+// take moves one batch from JavaScript into s.frames.
+func (s *batchSocket) take() (int, error) {
+	s.mu.Lock()
+	limit := s.limit
+	s.mu.Unlock()
+	b := s.js.Call("take", batchFrames, batchBytes, float64(limit))
+	if tb := b.Get("tooBig").Int(); tb > 0 {
+		s.closeCode(statusMessageTooBig, fmt.Sprintf("read limited at %d bytes", limit))
+		return 0, fmt.Errorf("%w: read limited at %d bytes (got %d)", errReadLimit, limit, tb)
+	}
+	count := b.Get("count").Int()
+	if count == 0 {
+		return 0, nil
+	}
+	lens := b.Get("lens")
+	raw := make([]byte, 4*count)
+	js.CopyBytesToGo(raw, jsUint8Array.New(lens.Get("buffer"), lens.Get("byteOffset"), 4*count))
+	data := b.Get("bytes")
+	all := make([]byte, data.Get("length").Int())
+	js.CopyBytesToGo(all, data)
+	frames := make([]jsFrame, 0, count)
+	off := 0
+	for i := range count {
+		n := int(int32(binary.LittleEndian.Uint32(raw[4*i:])))
+		bin := n < 0
+		if bin {
+			n = -n - 1
+		}
+		// Each frame gets its own bytes: a parsed message may keep slices of
+		// its frame, and must not keep the whole batch alive.
+		f := make([]byte, n)
+		copy(f, all[off:off+n])
+		off += n
+		frames = append(frames, jsFrame{data: f, binary: bin})
+	}
+	s.mu.Lock()
+	s.frames = append(s.frames, frames...)
+	s.mu.Unlock()
+	return count, nil
+}
+
+func (s *batchSocket) write(ctx context.Context, data []byte) error {
+	select {
+	case <-s.ended:
+		return errSocketGone
+	default:
+	}
+	if st := s.js.Call("readyState").Int(); st != 1 { // OPEN
+		return fmt.Errorf("%w (readyState %d)", errSocketGone, st)
+	}
+	_, err := jsCall(s.js, "send", string(data))
+	return err
+}
+
+// closeCode asks the browser to close; it accepts only 1000 and 3000–4999.
+func (s *batchSocket) closeCode(code int, reason string) {
+	code, reason = browserClose(code, reason)
+	jsCall(s.js, "close", code, reason)
+}
+
+func (s *batchSocket) close(code int, reason string) error {
+	s.closeCode(code, reason)
+	s.end(&jsCloseError{code: code, reason: reason, wasClean: true})
+	s.release()
+	return nil
+}
+
+func (s *batchSocket) closeNow() error {
+	jsCall(s.js, "close")
+	s.end(errSocketGone)
+	s.release()
+	return nil
+}
+
+func (s *batchSocket) end(err error) {
+	s.endOnce.Do(func() {
+		s.err = err
+		close(s.ended)
+	})
+}
+
+// release lets go of the wake function, after telling the JS side never to
+// call it again (a call to a released Go function kills the runtime).
+func (s *batchSocket) release() {
+	s.relOnce.Do(func() {
+		jsCall(s.js, "stop")
+		s.wake.Release()
+	})
+}
+
+func (s *batchSocket) setReadLimit(n int64) {
+	s.mu.Lock()
+	s.limit = n
+	s.mu.Unlock()
+}
+
+func (s *batchSocket) subprotocol() string { return s.js.Call("subprotocol").String() }
+
+func (s *batchSocket) errInfo(err error) (bool, int) { return jsErrInfo(err) }
