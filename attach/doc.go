@@ -73,10 +73,12 @@
 //
 // Under GOOS=js the package behaves the same; it imports no syscall/js and
 // not the go-sdk mcp package (wasm size). Markdown rendering of a 1 MB
-// document takes about half a second in a browser (much less natively), so
-// hosts should render large documents off the keystroke path. The pre-scan
-// bounds nesting and the shapes it knows, not time: a time budget per part
-// needs rendering in a Worker the page can terminate.
+// document takes about half a second in a browser (much less natively), and
+// the pre-scan bounds nesting and the shapes it knows, not time. So
+// [Options.Markdown] lets the caller render elsewhere: the wasm module
+// renders in a Web Worker the page terminates past a time budget, and
+// [DefaultMarkdown] is what runs there. A renderer that fails leaves the
+// part its escaped text in a <pre>, with the error as a warning.
 //
 // # Caveats
 //

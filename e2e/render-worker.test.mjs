@@ -70,7 +70,7 @@ after(async () => {
 // stand-in for a stack overflow inside the module: a job whose source holds
 // the mark recurses until the engine throws RangeError, inside the same call
 // that runs Go. Nothing of this is in the product.
-async function openPage({ noWorker = false, crashOn = '' } = {}) {
+async function openPage({ noWorker = false, crashOn = '', workerSrcNone = false } = {}) {
   const page = await browser.context.newPage()
   const problems = []
   page.on('pageerror', e => problems.push(String(e)))
@@ -96,6 +96,16 @@ async function openPage({ noWorker = false, crashOn = '' } = {}) {
   }
   await page.goto(srv.url + 'test/api.html')
   await page.waitForFunction(() => window.ready === true, null, { timeout: 20000 })
+  if (workerSrcNone) {
+    // The product's policy plus worker-src 'none' (a <meta> policy adds to
+    // the header's from the moment it is inserted): a page that forbids Workers.
+    await page.evaluate(() => {
+      const m = document.createElement('meta')
+      m.httpEquiv = 'Content-Security-Policy'
+      m.content = "worker-src 'none'"
+      document.head.append(m)
+    })
+  }
   // Long tasks of the main thread from here on (buffered: earlier ones are
   // reported too, and filtered out by time).
   await page.evaluate(() => {
@@ -256,6 +266,25 @@ describe('the render Worker', () => {
       assert.ok(r.small && r.changelog)
       assert.equal(page.workers.started, 0)
       assert.deepEqual(page.problems, [])
+    } finally {
+      await page.close()
+    }
+  })
+
+  test("under a CSP with worker-src 'none', parts render in the main instance", async () => {
+    const page = await openPage({ workerSrcNone: true })
+    try {
+      const r = await page.evaluate(async ([small, other]) => {
+        const h = await window.mcphost.connect('/mcp')
+        const [s] = await h.attach(small)
+        const [o] = await h.attach(other)
+        await h.close()
+        return { small: /<h1>/.test(s.html), other: /<h1>/.test(o.html), warnings: [...s.warnings, ...o.warnings] }
+      }, [SMALL, OTHER])
+      assert.deepEqual(r, { small: true, other: true, warnings: [] })
+      assert.equal(page.workers.started, 0)
+      // Chromium reports the refused Worker on the console; nothing else.
+      assert.deepEqual(page.problems.filter(p => !/Content Security Policy|worker-src/.test(p)), [])
     } finally {
       await page.close()
     }

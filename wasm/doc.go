@@ -29,6 +29,17 @@
 // Every exported function and every goroutine started here recovers panics
 // into errors of kind "protocol", so a bug never leaves a Promise pending.
 //
+// # Render-only mode
+//
+// Started with argv[1] "-render" (by web/render-worker.js, in the page's
+// render Worker, on the module the page already compiled), main registers
+// only globalThis.__mcphost_render(src, baseURI, remoteImages) -> [html,
+// plain, error], which runs attach.DefaultMarkdown. In the page's instance,
+// a host's attach.Options.Markdown posts each Markdown part through the
+// render function mcphost.js passes in the connect options and parks the
+// read worker's goroutine (which holds no host lock) until the Worker
+// answers, passes renderBudgetMs, or crashes (see render_js.go).
+//
 // # Browser
 //
 // Blocking inside a js.Func handler would stall the page's event loop (the

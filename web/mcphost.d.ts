@@ -9,7 +9,8 @@
 //
 // The module loads wasm_exec.js and mcphost.wasm (both next to it, or
 // options.wasmUrl) once per page; every host shares that one Go instance and
-// has its own connection and context. See docs/embedding.md for the
+// has its own connection and context. Markdown is rendered in a Worker
+// (render-worker.js, next to mcphost.js) running the same compiled module. See docs/embedding.md for the
 // Content-Security-Policy a page needs and for Trusted Types.
 
 /** Connects to an MCP server over WebSocket (subprotocol "mcp"), initializes,
@@ -31,6 +32,14 @@ export interface ConnectOptions {
   acceptImages?: string[]
   /** Let rendered Markdown load http(s) images. Default false: they become links. */
   remoteImages?: boolean
+  /** Time budget of rendering one Markdown part, in the page's render Worker.
+   * A part still rendering after it keeps html: the escaped text in a `<pre>`,
+   * with a warning naming the budget; the Worker is terminated and the next
+   * part starts a new one. Worker start-up and time queued behind other
+   * parts do not count. The same text under the same URI is not rendered
+   * twice by a host, so such a part stays plain text until it changes.
+   * Default 5000 (a 1.3 MB changelog renders in ~0.5-1 s there). */
+  renderBudgetMs?: number
   /** Largest decoded part; bigger parts become error parts of kind "limit". Default 20 MiB. */
   maxPartBytes?: number
   /** Largest decoded size of all parts of one read together. Default 48 MiB. */
@@ -238,8 +247,10 @@ export interface Attachment {
   /** Present exactly when the part carries text ("" for an empty document). */
   text?: string
   /** Sanitized HTML, only for Markdown; safe for innerHTML (see docs/embedding.md for Trusted Types).
+   * Rendered off the main thread, in the render Worker (see docs/embedding.md).
    * Markdown nested over 100 levels, or shaped to make the renderer superlinear,
-   * is not rendered: html is then `<pre>` of the escaped text, with a warning. */
+   * or past renderBudgetMs, or on which the render Worker crashed, is not
+   * rendered: html is then `<pre>` of the escaped text, with a warning. */
   html?: string
   /** A binary part's decoded bytes, copied once from the module. */
   bytes?: Uint8Array
