@@ -27,8 +27,8 @@ type QueueStats struct {
 	Queued  int64 // bytes of the frames waiting behind the one being written
 	Peak    int64 // the most bytes ever waiting at once
 	Writing int64 // bytes of the frame being written now (0 when none)
-	Sent   int64 // bytes written to the socket
-	Frames int64 // frames written to the socket
+	Sent    int64 // bytes written to the socket
+	Frames  int64 // frames written to the socket
 }
 
 // QueueStats returns the send queue's figures (zero on a client connection,
@@ -107,12 +107,11 @@ func (o *outbound) startClose() {
 	o.wake()
 }
 
-// drop forgets the queue (the connection failed).
+// drop frees the queue (the connection failed).
 func (o *outbound) drop() {
 	o.mu.Lock()
 	o.dropped = true
-	o.q = nil
-	o.stats.Queued, o.stats.Writing = 0, 0
+	o.q = nil // the stats stay as they were when it failed
 	o.mu.Unlock()
 }
 

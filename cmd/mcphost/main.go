@@ -365,11 +365,13 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 		watch    bool
 	)
 	if cfg.docsDir != "" {
-		root, err := os.OpenRoot(cfg.docsDir)
-		if err != nil {
-			return nil, nil, fmt.Errorf("-docs: %w", err)
+		if fi, err := os.Stat(cfg.docsDir); err != nil || !fi.IsDir() {
+			if err == nil {
+				err = errors.New("not a directory")
+			}
+			return nil, nil, fmt.Errorf("-docs %s: %w", cfg.docsDir, err)
 		}
-		fsys, watch = root.FS(), true
+		watch = true
 		log.Info("mcphost: documents server", "dir", cfg.docsDir)
 	} else {
 		fsys = sampledocs.FS
@@ -386,7 +388,7 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 			blind = append(blind, n)
 		}
 	}
-	s, err := docserver.New(docserver.Config{FS: fsys, ModTime: fixedMod, PageSize: cfg.pageSize, ResourceBlind: blind,
+	s, err := docserver.New(docserver.Config{FS: fsys, Dir: cfg.docsDir, ModTime: fixedMod, PageSize: cfg.pageSize, ResourceBlind: blind,
 		Version: version, Log: log})
 	if err != nil {
 		return nil, nil, err

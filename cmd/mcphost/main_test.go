@@ -93,6 +93,19 @@ func TestParseFlags(t *testing.T) {
 			return len(c.headers) == 2
 		}},
 		{"read limit bytes", []string{"-read-limit", "1048576"}, "", func(c *config) bool { return c.readLimit == 1<<20 }},
+		{"bounds defaults", nil, "", func(c *config) bool {
+			return c.maxRequest == 4<<20 && c.maxQueue == 8<<20 && c.writeTimeout == 30*time.Second &&
+				c.firstTimeout == 10*time.Second && c.idleTimeout == 2*time.Minute && c.childLogRate == 20
+		}},
+		{"bounds", []string{"-max-request", "1MiB", "-max-queue", "2MiB", "-write-timeout", "5s", "-first-request-timeout", "0",
+			"-idle-timeout", "1m", "-child-log-rate", "7"}, "", func(c *config) bool {
+			return c.maxRequest == 1<<20 && c.maxQueue == 2<<20 && c.writeTimeout == 5*time.Second && c.firstTimeout == 0 &&
+				c.idleTimeout == time.Minute && c.childLogRate == 7
+		}},
+		{"bad max request", []string{"-max-request", "0"}, "positive byte count", nil},
+		{"zero write timeout", []string{"-write-timeout", "0s"}, "-write-timeout must be positive", nil},
+		{"negative idle timeout", []string{"-idle-timeout", "-1s"}, "-idle-timeout must be positive or 0", nil},
+		{"zero log rate", []string{"-child-log-rate", "0"}, "-child-log-rate must be positive", nil},
 		{"two sources", []string{"-docs", "d", "-stdio", "x"}, "mutually exclusive", nil},
 		{"header without upstream", []string{"-upstream-header", "A: b"}, "needs -upstream", nil},
 		{"bad upstream", []string{"-upstream", "ftp://x"}, "http:// or https://", nil},
@@ -127,7 +140,9 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 		t.Fatal("-h: want flag.ErrHelp")
 	}
 	for _, f := range []string{"-addr", "-docs", "-stdio", "-upstream", "-upstream-header", "-origin", "-token-file",
-		"-page-size", "-max-conns", "-read-limit", "-resource-blind", "-no-web", "(default 64MiB)", "(default 50)", "(default 64)"} {
+		"-page-size", "-max-conns", "-read-limit", "-resource-blind", "-no-web", "(default 64MiB)", "(default 50)", "(default 64)",
+		"-max-request", "(default 4MiB)", "-max-queue", "(default 8MiB)", "-write-timeout", "(default 30s)",
+		"-first-request-timeout", "(default 10s)", "-idle-timeout", "(default 2m0s)", "-child-log-rate", "(default 20)"} {
 		if !strings.Contains(out.String(), f) {
 			t.Errorf("-h output does not mention %s", f)
 		}

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"image"
+	"io"
 	_ "image/gif" // image sizes in descriptions
 	_ "image/jpeg"
 	_ "image/png"
@@ -37,8 +38,14 @@ type doc struct {
 	size             int64
 	modTime          time.Time
 	sum              [32]byte
+	id               fileID // the file read at the scan (zero for an fs.FS without inodes)
 	search           string // lowercased searchable text (metadata + text content)
 }
+
+// A fileID identifies a file by device and inode. A read checks it against
+// the index, so a file replaced since the scan (by a hard link to another
+// team's document, say) is not served in the indexed one's place.
+type fileID struct{ dev, ino uint64 }
 
 // docURI builds the resource URI of team/kind/name, escaping each segment.
 func docURI(team, kind, name string) string {
@@ -89,6 +96,7 @@ type corpusChange struct {
 // watched, rescans it to report changes to its listeners.
 type corpus struct {
 	fsys     fs.FS
+	root     *dirRoot // a folder: files are read through it (no symlink followed)
 	log      *slog.Logger
 	fixedMod time.Time // modification time for files that have none (embedded)
 
@@ -100,9 +108,14 @@ type corpus struct {
 }
 
 // newCorpus scans fsys once. fixedMod stands in for a zero modification
-// time (embed.FS has none).
+// time (embed.FS has none). With root, fsys is only walked (listed) and
+// every file is read through root.
 func newCorpus(fsys fs.FS, fixedMod time.Time, log *slog.Logger) (*corpus, error) {
-	c := &corpus{fsys: fsys, log: log, fixedMod: fixedMod, listeners: map[int]func(corpusChange){}, skipped: map[string]string{}}
+	return newCorpusRoot(fsys, nil, fixedMod, log)
+}
+
+func newCorpusRoot(fsys fs.FS, root *dirRoot, fixedMod time.Time, log *slog.Logger) (*corpus, error) {
+	c := &corpus{fsys: fsys, root: root, log: log, fixedMod: fixedMod, listeners: map[int]func(corpusChange){}, skipped: map[string]string{}}
 	snap, err := c.scan(nil)
 	if err != nil {
 		return nil, err
@@ -189,6 +202,82 @@ func (c *corpus) rescan() {
 	}
 }
 
+// readFile reads the document at p: through the folder's root, following no
+// symlink, or from the fs.FS. It returns the file's identity when known.
+func (c *corpus) readFile(p string) ([]byte, fileID, error) {
+	if c.root != nil {
+		return c.root.read(p)
+	}
+	f, err := c.fsys.Open(p)
+	if err != nil {
+		return nil, fileID{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fileID{}, err
+	}
+	data, err := io.ReadAll(f)
+	return data, idOf(fi), err
+}
+
+// A mailbox hands one listener its changes in order on a goroutine of its
+// own, so a rescan never waits for any connection (see [Server.newServer]).
+type mailbox struct {
+	fn     func(corpusChange)
+	mu     sync.Mutex
+	q      []corpusChange
+	signal chan struct{} // capacity 1
+	stop   chan struct{}
+}
+
+func newMailbox(fn func(corpusChange)) *mailbox {
+	m := &mailbox{fn: fn, signal: make(chan struct{}, 1), stop: make(chan struct{})}
+	go m.run()
+	return m
+}
+
+// post queues ch; it never blocks.
+func (m *mailbox) post(ch corpusChange) {
+	m.mu.Lock()
+	m.q = append(m.q, ch)
+	m.mu.Unlock()
+	select {
+	case m.signal <- struct{}{}:
+	default:
+	}
+}
+
+func (m *mailbox) run() {
+	for {
+		select {
+		case <-m.stop:
+			return
+		case <-m.signal:
+		}
+		for {
+			m.mu.Lock()
+			q := m.q
+			m.q = nil
+			m.mu.Unlock()
+			if len(q) == 0 {
+				break
+			}
+			for _, ch := range q {
+				select {
+				case <-m.stop:
+					return
+				default:
+				}
+				m.fn(ch)
+			}
+		}
+	}
+}
+
+// close ends the mailbox's goroutine; changes not yet delivered are dropped.
+func (m *mailbox) close() { close(m.stop) }
+
 // skip logs why a path is not served, once per path and reason.
 func (c *corpus) skip(p, reason string) {
 	c.mu.Lock()
@@ -255,14 +344,14 @@ func (c *corpus) scan(prev *snapshot) (*snapshot, error) {
 			mod = c.fixedMod
 		}
 		if prev != nil {
-			if o, ok := prev.byURI[uri]; ok && o.size == info.Size() && o.modTime.Equal(mod) {
+			if o, ok := prev.byURI[uri]; ok && o.size == info.Size() && o.modTime.Equal(mod) && o.id == idOf(info) {
 				snap.byURI[uri] = o
 				return nil
 			}
 		}
-		data, err := fs.ReadFile(c.fsys, p)
+		data, id, err := c.readFile(p)
 		if err != nil {
-			c.skip(p, err.Error()) // includes a symlink escaping an os.Root
+			c.skip(p, err.Error()) // includes a symlink on the path
 			return nil
 		}
 		if len(data) == 0 {
@@ -270,7 +359,7 @@ func (c *corpus) scan(prev *snapshot) (*snapshot, error) {
 			return nil
 		}
 		nd := describe(parts[0], parts[1], parts[2], data)
-		nd.path, nd.uri, nd.modTime = p, uri, mod
+		nd.path, nd.uri, nd.modTime, nd.id = p, uri, mod, id
 		snap.byURI[uri] = nd
 		return nil
 	})

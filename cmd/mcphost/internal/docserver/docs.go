@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"os"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -28,9 +30,13 @@ const maxSearchResults = 10
 
 // Config configures a [Server].
 type Config struct {
-	// FS is the documents root, laid out as {team}/{kind}/{name}; for a
-	// folder, an os.Root's FS, so that no symlink reaches outside it.
+	// FS is the documents root, laid out as {team}/{kind}/{name} (the
+	// embedded sample documents, a test's fs.FS). Ignored when Dir is set.
 	FS fs.FS
+	// Dir is a documents folder: it is listed through an os.Root and every
+	// file is read following no symlink on its path and checked against
+	// the index by device and inode (see readDocument).
+	Dir string
 	// ModTime stands in for a zero modification time (embed.FS has none).
 	ModTime time.Time
 	// PageSize is the resources/list page size.
@@ -62,7 +68,20 @@ type Server struct {
 // when the root itself cannot be read; a file that cannot be served is
 // logged once and skipped.
 func New(cfg Config) (*Server, error) {
-	c, err := newCorpus(cfg.FS, cfg.ModTime, cfg.Log)
+	fsys := cfg.FS
+	var root *dirRoot
+	if cfg.Dir != "" {
+		r, err := os.OpenRoot(cfg.Dir)
+		if err != nil {
+			return nil, err
+		}
+		if root, err = openDirRoot(cfg.Dir); err != nil {
+			r.Close()
+			return nil, err
+		}
+		fsys = r.FS() // kept open for the server's life, as root is
+	}
+	c, err := newCorpusRoot(fsys, root, cfg.ModTime, cfg.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -113,10 +132,11 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 	if p == nil {
 		p = &Principal{name: "none"} // reads nothing
 	}
-	read := func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		c, err := s.resolver.readDocument(req.Params.URI, p)
+	reads := make(chan struct{}, maxReadsPerConn)
+	read := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		c, err := s.readLimited(ctx, reads, req.Params.URI, p)
 		if err != nil {
-			return nil, mcp.ResourceNotFoundError(req.Params.URI)
+			return nil, err
 		}
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
 	}
@@ -138,7 +158,7 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 		}
 		decideOnce.Do(func() {
 			if ip.ClientInfo != nil && s.blind[ip.ClientInfo.Name] {
-				s.addFetchTool(srv, p)
+				s.addFetchTool(srv, p, reads)
 				ls.listChanged("tools")
 			}
 		})
@@ -185,7 +205,9 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 	srv.AddSendingMiddleware(ls.sending())
 	// Changes reach legacy sessions through go-sdk (resources/updated to
 	// subscribers, a debounced list_changed) and open listens through ls.
-	snap, detach := s.corpus.attach(func(ch corpusChange) {
+	// Each connection takes its changes on its own goroutine (a mailbox):
+	// the watcher never waits for one client to deliver to the others.
+	mb := newMailbox(func(ch corpusChange) {
 		listChanged := false
 		updated := func(uri string) {
 			srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
@@ -216,6 +238,8 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 			ls.listChanged("resources")
 		}
 	})
+	snap, detachCorpus := s.corpus.attach(mb.post)
+	detach := func() { detachCorpus(); mb.close() }
 	for _, d := range snap.list {
 		if p.mayRead(d.team) {
 			srv.AddResource(resourceOf(d), read)
@@ -239,6 +263,44 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 	return srv, detach
 }
 
+// maxReadsPerConn is how many documents one connection reads at once; its
+// further reads wait (go-sdk runs every request at once), so a client that
+// sends hundreds of reads and stops reading holds a few documents' bytes,
+// not hundreds, before its send queue disconnects it.
+const maxReadsPerConn = 4
+
+// readLimited reads uri for p once one of the connection's read slots is
+// free; a missing or forbidden document is go-sdk's not-found error, its
+// URI cut to 1 KiB (no error echoes more of a client's input).
+func (s *Server) readLimited(ctx context.Context, slots chan struct{}, uri string, p *Principal) (*mcp.ResourceContents, error) {
+	select {
+	case slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-slots }()
+	c, err := s.resolver.readDocument(uri, p)
+	if err != nil {
+		return nil, mcp.ResourceNotFoundError(echo(uri))
+	}
+	return c, nil
+}
+
+// echo cuts a client's string to at most maxEcho bytes for an error message.
+func echo(s string) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	i := maxEcho
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// maxEcho is the most bytes of a client's input an error repeats.
+const maxEcho = 1000
+
 type searchInput struct {
 	Query string `json:"query" jsonschema:"keywords to look for, e.g. 'refund backlog'"`
 }
@@ -249,18 +311,21 @@ type fetchInput struct {
 
 // addFetchTool registers fetch_document, for clients that cannot attach
 // resources themselves (clientInfo.name in -resource-blind).
-func (s *Server) addFetchTool(srv *mcp.Server, p *Principal) {
+func (s *Server) addFetchTool(srv *mcp.Server, p *Principal, reads chan struct{}) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "fetch_document",
 		Title: "Fetch a document",
 		Description: "Fetch the full content of one document by its docs:// URI (from search_documents). " +
 			"Do not fetch a document that is already attached to the conversation: its content is already there.",
-	}, func(_ context.Context, _ *mcp.CallToolRequest, in fetchInput) (*mcp.CallToolResult, any, error) {
-		c, err := s.resolver.readDocument(in.URI, p)
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in fetchInput) (*mcp.CallToolResult, any, error) {
+		c, err := s.readLimited(ctx, reads, in.URI, p)
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
 		if err != nil {
 			// The same answer for missing and forbidden documents.
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{
-				&mcp.TextContent{Text: fmt.Sprintf("no document at %q", in.URI)},
+				&mcp.TextContent{Text: fmt.Sprintf("no document at %q", echo(in.URI))},
 			}}, nil, nil
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: c}}}, nil, nil
@@ -342,7 +407,7 @@ func (s *Server) search(query string, p *Principal) *mcp.CallToolResult {
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int { return b.score - a.score })
 	if len(hits) == 0 {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("No documents match %q.", query)}}}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("No documents match %q.", echo(query))}}}
 	}
 	if len(hits) > maxSearchResults {
 		hits = hits[:maxSearchResults]

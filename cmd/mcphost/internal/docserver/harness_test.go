@@ -4,7 +4,6 @@ package docserver
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -29,12 +28,7 @@ func startDocs(tb testing.TB, cfg Config, dir string, ps *Principals) (string, *
 	if dir == "" {
 		cfg.FS, cfg.ModTime = sampledocs.FS, time.Now()
 	} else {
-		root, err := os.OpenRoot(dir)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(func() { root.Close() })
-		cfg.FS = root.FS()
+		cfg.Dir = dir // as mcphost -docs does
 	}
 	s, err := New(cfg)
 	if err != nil {

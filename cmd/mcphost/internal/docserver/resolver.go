@@ -26,9 +26,11 @@ type resolver struct {
 }
 
 // readDocument returns the contents of uri for p, or errNoDocument. Only the
-// canonical spelling of an indexed document's URI is accepted; the file is
-// read through the corpus's fs.FS (an os.Root for -docs), so no URI can reach
-// outside the documents root.
+// canonical spelling of an indexed document's URI is accepted; for a folder
+// the file is opened following no symlink on its path (openat2
+// RESOLVE_NO_SYMLINKS|RESOLVE_BENEATH) and must be the file indexed (device
+// and inode), so no URI reaches outside the documents root or into another
+// team's folder through a link swapped in since the scan.
 func (r *resolver) readDocument(uri string, p *Principal) (*mcp.ResourceContents, error) {
 	team, kind, name, ok := parseDocURI(uri)
 	if !ok || p == nil || !p.mayRead(team) || docURI(team, kind, name) != uri {
@@ -38,11 +40,16 @@ func (r *resolver) readDocument(uri string, p *Principal) (*mcp.ResourceContents
 	if d == nil {
 		return nil, errNoDocument
 	}
-	data, err := fs.ReadFile(r.corpus.fsys, d.path)
+	data, id, err := r.corpus.readFile(d.path)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			r.log.Warn("docs: read failed", "uri", uri, "err", err)
+			r.log.Warn("docs: read refused", "uri", uri, "err", err)
 		}
+		return nil, errNoDocument
+	}
+	if id != d.id {
+		r.log.Warn("docs: read refused: the file is not the one indexed (replaced since the last scan; the next scan indexes it anew)",
+			"uri", uri, "path", d.path)
 		return nil, errNoDocument
 	}
 	if len(data) == 0 { // emptied since the last scan; the next scan drops it
