@@ -8,10 +8,10 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"image"
-	"io"
 	_ "image/gif" // image sizes in descriptions
 	_ "image/jpeg"
 	_ "image/png"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/url"
