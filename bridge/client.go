@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -292,6 +293,8 @@ func (s *Session) readLoop() {
 			s.acknowledged(env.params)
 		case env.method == "notifications/cancelled":
 			s.serverCancelled(env.params)
+		case s.o.OnNotification == nil && !strings.HasSuffix(env.method, "/list_changed"):
+			// Nobody listens: a flood of notifications/message costs no queue.
 		default:
 			s.notes.Push(func() { s.dispatch(env) })
 		}

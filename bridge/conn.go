@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -24,6 +25,7 @@ const (
 	statusNormalClosure   = 1000
 	statusGoingAway       = 1001
 	statusUnsupportedData = 1003
+	statusInvalidPayload  = 1007
 	statusPolicyViolation = 1008
 	statusMessageTooBig   = 1009
 )
@@ -152,6 +154,13 @@ func (c *Conn) readFrame() ([]byte, error) {
 	if binary {
 		err := fmt.Errorf("%w: binary frame (the mcp subprotocol carries text frames only)", ErrProtocol)
 		c.ws.close(statusUnsupportedData, "binary frames are not part of the mcp subprotocol")
+		return nil, c.fail(err)
+	}
+	if checkUTF8 && !utf8.Valid(data) {
+		// Browsers fail such a socket themselves (1006, no reason); natively
+		// it is closed with 1007 and the error says why.
+		err := fmt.Errorf("%w: the peer sent a text frame that is not valid UTF-8 (%d bytes; connection closed with 1007)", ErrProtocol, len(data))
+		c.ws.close(statusInvalidPayload, "text frame is not valid UTF-8")
 		return nil, c.fail(err)
 	}
 	return data, nil

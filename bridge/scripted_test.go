@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/mcphost/mcphost/bridge"
 )
 
@@ -573,4 +575,76 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// For #14 §7: a text frame that is not valid UTF-8 ends the session with an
+// error that says so, and the peer is told with close 1007 (browsers fail
+// such a socket with 1006 and no reason; natively the reason is known).
+func TestInvalidUTF8FrameClosesWith1007(t *testing.T) {
+	p := &scripted{reply: func(c *bridge.Conn, id json.RawMessage, method string, params json.RawMessage) []string {
+		return []string{"{\"jsonrpc\":\"2.0\",\"id\":" + string(id) + ",\"result\":{\"tools\":[],\"x\":\"\xff\xfe\"}}"}
+	}}
+	s := dial(t, startScripted(t, p), nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := s.ListTools(ctx)
+	e, ok := bridge.AsError(err)
+	if !ok || e.Kind != bridge.KindUnavailable || !strings.Contains(e.Message, "not valid UTF-8") {
+		t.Fatalf("ListTools = %v; want the session ended by the invalid frame", err)
+	}
+	select {
+	case serr := <-p.errs:
+		if websocket.CloseStatus(serr) != 1007 && !strings.Contains(serr.Error(), "1007") {
+			t.Fatalf("the server's read ended with %v; want close 1007", serr)
+		}
+	case <-ctx.Done():
+		t.Fatal("the server saw no close")
+	}
+	if err := s.Err(); err == nil || !strings.Contains(err.Error(), "UTF-8") {
+		t.Fatalf("session error = %v", err)
+	}
+}
+
+// For #14 §4, with the default bound: a server that lists without end stops
+// at DefaultMaxDescriptors (100,000) entries, reported as truncated with a
+// limit error, and the session goes on.
+func TestEndlessListingStopsAtTheDefaultBound(t *testing.T) {
+	var pages atomic.Int64
+	p := &scripted{reply: func(c *bridge.Conn, id json.RawMessage, method string, params json.RawMessage) []string {
+		if method != "resources/list" {
+			return []string{result(id, `{"tools":[]}`)}
+		}
+		var pr struct {
+			Cursor string `json:"cursor"`
+		}
+		json.Unmarshal(params, &pr)
+		n := pages.Add(1)
+		var b strings.Builder
+		b.WriteString(`{"resources":[`)
+		for i := range 1000 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"uri":"many://%d/%d","name":"r%d"}`, n, i, i)
+		}
+		fmt.Fprintf(&b, `],"nextCursor":"c%d"}`, n)
+		return []string{result(id, b.String())}
+	}}
+	s := dial(t, startScripted(t, p), nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	l, err := s.ListResources(ctx, nil)
+	e, ok := bridge.AsError(err)
+	if !ok || e.Kind != bridge.KindLimit || !strings.Contains(e.Message, "maxDescriptors") {
+		t.Fatalf("err = %v; want a limit error naming maxDescriptors", err)
+	}
+	if len(l.Items) != bridge.DefaultMaxDescriptors || !l.Truncated {
+		t.Fatalf("%d items, truncated %v; want %d, true", len(l.Items), l.Truncated, bridge.DefaultMaxDescriptors)
+	}
+	if got := pages.Load(); got != 101 {
+		t.Fatalf("%d pages requested; want 101 (the last one cut)", got)
+	}
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatalf("the session did not go on: %v", err)
+	}
 }

@@ -9,6 +9,10 @@ import (
 	"syscall/js"
 )
 
+// checkUTF8 is false: the browser fails a socket whose text frame is not
+// valid UTF-8 before Go sees it, and a JS string always encodes to valid UTF-8.
+const checkUTF8 = false
+
 // jsSocket is the browser's WebSocket, driven through syscall/js. It replaces
 // coder/websocket under js/wasm: that library's browser build imports
 // net/http, which costs the module ~310 KB brotli, for the same few calls.
@@ -48,7 +52,13 @@ type jsCloseError struct {
 }
 
 func (e *jsCloseError) Error() string {
-	return fmt.Sprintf("websocket closed: status = %d, reason = %q, clean = %v", e.code, e.reason, e.wasClean)
+	msg := fmt.Sprintf("websocket closed: status = %d, reason = %q, clean = %v", e.code, e.reason, e.wasClean)
+	if e.code == 1006 {
+		// The browser says no more: it closes so when the network fails, and
+		// when the server sent a text frame that is not valid UTF-8.
+		msg += " (abnormal closure: the network failed, or the server sent a frame that is not valid UTF-8)"
+	}
+	return msg
 }
 
 var (

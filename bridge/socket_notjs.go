@@ -9,6 +9,9 @@ import (
 	"github.com/coder/websocket"
 )
 
+// checkUTF8: coder/websocket does not validate text frames, so Conn does.
+const checkUTF8 = true
+
 // coderSocket is the native socket: coder/websocket.
 type coderSocket struct{ c *websocket.Conn }
 
