@@ -401,6 +401,7 @@ func (c *child) logStderr(r *os.File) {
 // stop closes the child's stdin and ends its process group: SIGTERM at
 // once, SIGKILL after the grace period. It waits until the child is reaped.
 func (c *child) stop() {
+	defer c.lim.flush()
 	c.stdin.Close()
 	c.stdout.Close()
 	select {

@@ -17,7 +17,8 @@ const logBurst = 10
 // A logLimiter rate-limits the log lines a child causes (its stderr, stray
 // stdout): a token bucket of rate lines per second holding logBurst seconds'
 // worth. Lines past it are counted, and the count is logged with the next
-// line let through and when the child ends, so a child printing 200,000
+// line let through, a second after the first line counted, and when the
+// child ends, so a child printing 200,000
 // lines costs a few hundred log lines, not megabytes.
 type logLimiter struct {
 	log  *slog.Logger
@@ -27,6 +28,7 @@ type logLimiter struct {
 	tokens     float64
 	last       time.Time
 	suppressed int64
+	pending    bool // a flush is scheduled
 }
 
 func newLogLimiter(log *slog.Logger, rate int) *logLimiter {
@@ -44,6 +46,10 @@ func (l *logLimiter) logf(level slog.Level, msg string, args ...any) {
 	l.last = now
 	if l.tokens < 1 {
 		l.suppressed++
+		if !l.pending { // a flood that stops is reported within a second
+			l.pending = true
+			time.AfterFunc(time.Second, l.flush)
+		}
 		l.mu.Unlock()
 		return
 	}
@@ -61,7 +67,7 @@ func (l *logLimiter) logf(level slog.Level, msg string, args ...any) {
 func (l *logLimiter) flush() {
 	l.mu.Lock()
 	n := l.suppressed
-	l.suppressed = 0
+	l.suppressed, l.pending = 0, false
 	l.mu.Unlock()
 	if n > 0 {
 		l.summary(n)
