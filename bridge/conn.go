@@ -196,8 +196,10 @@ func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 
 // WriteRaw sends one pre-encoded JSON-RPC message as a text frame. On the
 // server side ([Endpoint]) it queues the frame for the connection's writer
-// and returns at once; a peer that lets the queue pass its bound, or a frame
-// its write deadline, is disconnected (see [EndpointOptions.MaxQueue]).
+// and returns at once when the queue has room (else it waits for room, at
+// most the write deadline); a peer that keeps the queue full, or does not
+// take a frame, for the write deadline is disconnected (see
+// [EndpointOptions.MaxQueue]).
 func (c *Conn) WriteRaw(ctx context.Context, data []byte) error {
 	if ctx != nil {
 		if err := ctx.Err(); err != nil {
@@ -208,7 +210,7 @@ func (c *Conn) WriteRaw(ctx context.Context, data []byte) error {
 		return err
 	}
 	if c.out != nil {
-		return c.out.enqueue(c, data)
+		return c.out.enqueue(ctx, c, data)
 	}
 	if err := c.ws.write(c.ctx, data); err != nil {
 		return c.fail(c.readError(err))

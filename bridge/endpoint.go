@@ -47,12 +47,12 @@ type EndpointOptions struct {
 	Logger *slog.Logger
 
 	// MaxQueue bounds the bytes queued for sending to one peer: frames are
-	// written by the connection's own writer goroutine, so that no writer
-	// (a notification fan-out, say) ever waits on a slow peer. The frame
-	// being written and the next one may be of any size (the write deadline
-	// bounds them); a write that would take the frames behind them past
-	// MaxQueue bytes disconnects the peer ([ErrSlowPeer]). Defaults to
-	// [DefaultMaxQueue].
+	// written by the connection's own writer goroutine, so that a writer
+	// (a notification fan-out, say) waits for a slow peer only when its
+	// queue is full, and never longer than WriteTimeout. The frames waiting
+	// behind the one being written hold at most MaxQueue bytes, or a single
+	// frame of any size; a write that finds no room for WriteTimeout
+	// disconnects the peer ([ErrSlowPeer]). Defaults to [DefaultMaxQueue].
 	MaxQueue int64
 	// WriteTimeout bounds the write of each frame; a peer that does not
 	// take a frame within it is disconnected ([ErrSlowPeer]). Defaults to

@@ -24,7 +24,7 @@ var ErrIdle = errors.New("bridge: connection idle")
 
 // QueueStats are the figures of a server connection's send queue.
 type QueueStats struct {
-	Queued  int64 // bytes of the frames waiting behind the one being written
+	Queued  int64 // bytes of the frames waiting (not the one being written)
 	Peak    int64 // the most bytes ever waiting at once
 	Writing int64 // bytes of the frame being written now (0 when none)
 	Sent    int64 // bytes written to the socket
@@ -44,12 +44,14 @@ func (c *Conn) QueueStats() QueueStats {
 
 // An outbound is the send queue of a server connection: WriteRaw appends a
 // frame and returns; one writer goroutine ([outbound.run]) writes the frames
-// in order, each under a deadline. The frame being written is bounded by
-// the write deadline, and so is the next one (the head of the queue), of any
-// size; the frames behind it may hold at most max bytes: a frame that would
-// take them past it is refused and the connection dropped. So a burst of a
-// large answer followed by notifications passes, and a peer that stops
-// reading holds at most two frames and max bytes.
+// in order, each under the write deadline. The frames waiting (not the one
+// being written) may hold max bytes, or one frame of any size: a write that
+// finds no room waits for the writer to make some, at most the write
+// deadline, and then disconnects the peer. So a burst (a large answer and
+// the notifications after it) to a peer that reads passes, a peer that stops
+// reading holds at most the frame being written plus max bytes (or one
+// frame), and only the callers writing to that peer ever wait, never for
+// longer than the deadline.
 type outbound struct {
 	max     int64
 	timeout time.Duration
@@ -60,10 +62,11 @@ type outbound struct {
 	closing bool          // Close was called: drain, then close
 	dropped bool          // the connection failed: the queue is gone
 	signal  chan struct{} // capacity 1: a frame was queued or closing set
+	room    chan struct{} // closed (and replaced) when the writer takes a frame
 }
 
 func newOutbound(max int64, timeout time.Duration) *outbound {
-	return &outbound{max: max, timeout: timeout, signal: make(chan struct{}, 1)}
+	return &outbound{max: max, timeout: timeout, signal: make(chan struct{}, 1), room: make(chan struct{})}
 }
 
 func (o *outbound) wake() {
@@ -73,29 +76,50 @@ func (o *outbound) wake() {
 	}
 }
 
-// enqueue queues data for c's writer, or drops c when the bound is passed.
-func (o *outbound) enqueue(c *Conn, data []byte) error {
-	o.mu.Lock()
-	if o.dropped || o.closing {
-		o.mu.Unlock()
-		if err := c.Err(); err != nil {
-			return err
-		}
-		return ErrClosed
-	}
+// enqueue queues data for c's writer, waiting for room at most the write
+// deadline (then c is dropped) or until ctx ends.
+func (o *outbound) enqueue(ctx context.Context, c *Conn, data []byte) error {
 	n := int64(len(data))
-	if len(o.q) > 0 && o.stats.Queued-int64(len(o.q[0]))+n > o.max {
-		queued := o.stats.Queued
+	var timer <-chan time.Time
+	for {
+		o.mu.Lock()
+		if o.dropped || o.closing {
+			o.mu.Unlock()
+			if err := c.Err(); err != nil {
+				return err
+			}
+			return ErrClosed
+		}
+		if o.stats.Queued == 0 || o.stats.Queued+n <= o.max {
+			o.q = append(o.q, data)
+			o.stats.Queued += n
+			o.stats.Peak = max(o.stats.Peak, o.stats.Queued)
+			o.mu.Unlock()
+			o.wake()
+			return nil
+		}
+		room, queued := o.room, o.stats.Queued
 		o.mu.Unlock()
-		return c.fail(fmt.Errorf("%w: %d bytes were waiting to be sent and %d more would pass the send queue bound of %d bytes (-max-queue); disconnected",
-			ErrSlowPeer, queued, n, o.max))
+		if timer == nil {
+			t := time.NewTimer(o.timeout)
+			defer t.Stop()
+			timer = t.C
+		}
+		var done <-chan struct{}
+		if ctx != nil {
+			done = ctx.Done()
+		}
+		select {
+		case <-room:
+		case <-c.ctx.Done():
+			return c.Err()
+		case <-done:
+			return ctx.Err()
+		case <-timer:
+			return c.fail(fmt.Errorf("%w: %d bytes waited to be sent past the send queue bound of %d bytes (-max-queue) for the write timeout of %v (-write-timeout); disconnected",
+				ErrSlowPeer, queued+n, o.max, o.timeout))
+		}
 	}
-	o.q = append(o.q, data)
-	o.stats.Queued += n
-	o.stats.Peak = max(o.stats.Peak, o.stats.Queued)
-	o.mu.Unlock()
-	o.wake()
-	return nil
 }
 
 // closing starts a graceful close: the writer sends what is queued, then
@@ -129,6 +153,8 @@ func (o *outbound) next() (data []byte, closing, dropped bool) {
 		o.q = o.q[1:]
 		o.stats.Queued -= int64(len(data))
 		o.stats.Writing = int64(len(data))
+		close(o.room)
+		o.room = make(chan struct{})
 		return data, false, false
 	}
 	return nil, o.closing, false
