@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"syscall/js"
+	"time"
 )
 
 // jsOpenSocket is web/socket.js's openSocket, which mcphost.js lends the
@@ -20,10 +21,14 @@ var jsOpenSocket = func() js.Value {
 	return v
 }()
 
-// Batch bounds of one take: what one wake of the Go runtime moves across.
+// Batch bounds of one take, and the time slice after a wake past which the
+// reader yields to the page (asks for another wake, a task of its own)
+// before it takes more: a flood must cost the page many short tasks, never
+// one long one.
 const (
-	batchFrames = 4096
-	batchBytes  = 4 << 20
+	batchFrames = 512
+	batchBytes  = 1 << 20
+	batchSlice  = 8 * time.Millisecond
 )
 
 // batchSocket is the browser's WebSocket held by web/socket.js, which queues
@@ -36,6 +41,7 @@ type batchSocket struct {
 	limit  int64
 	wake   js.Func
 	signal chan struct{} // capacity 1: the JS side has something for us
+	wokeAt time.Time     // when wake last ran (the start of the page's task)
 
 	mu      sync.Mutex
 	frames  []jsFrame // taken from JS, not yet read
@@ -48,6 +54,9 @@ type batchSocket struct {
 func dialBatch(ctx context.Context, url string, protos []string) (socket, error) {
 	s := &batchSocket{limit: DefaultReadLimit, signal: make(chan struct{}, 1), ended: make(chan struct{})}
 	s.wake = js.FuncOf(func(js.Value, []js.Value) any {
+		s.mu.Lock()
+		s.wokeAt = time.Now()
+		s.mu.Unlock()
 		select {
 		case s.signal <- struct{}{}:
 		default:
@@ -107,19 +116,26 @@ func (s *batchSocket) read(ctx context.Context) ([]byte, bool, error) {
 			s.mu.Unlock()
 			return f.data, f.binary, nil
 		}
+		late := time.Since(s.wokeAt) > batchSlice
 		s.mu.Unlock()
 		select {
 		case <-s.ended:
 			return nil, false, s.err
 		default:
 		}
-		if n, err := s.take(); err != nil {
+		if late {
+			// This task of the page has run long enough: take more in the
+			// next one.
+			if _, err := jsCall(s.js, "kick"); err != nil {
+				return nil, false, err
+			}
+		} else if n, err := s.take(); err != nil {
 			s.end(err)
 			return nil, false, err
 		} else if n > 0 {
 			continue
 		}
-		if s.js.Call("state").Int() == 2 && s.js.Call("waiting").Int() == 0 {
+		if !late && s.js.Call("state").Int() == 2 && s.js.Call("waiting").Int() == 0 {
 			err := s.closeErr()
 			s.end(err)
 			s.release()
@@ -154,6 +170,13 @@ func (s *batchSocket) take() (int, error) {
 	data := b.Get("bytes")
 	all := make([]byte, data.Get("length").Int())
 	js.CopyBytesToGo(all, data)
+	if count == 1 {
+		n := int(int32(binary.LittleEndian.Uint32(raw)))
+		s.mu.Lock()
+		s.frames = append(s.frames, jsFrame{data: all, binary: n < 0})
+		s.mu.Unlock()
+		return 1, nil
+	}
 	frames := make([]jsFrame, 0, count)
 	off := 0
 	for i := range count {

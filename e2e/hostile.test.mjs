@@ -278,13 +278,27 @@ describe('7. floods', () => {
       window.badEvents = window.events(h)
       return await window.nextEvent(h, 'disconnected', () => true, 5000)
     }, peer.url + name)
-    assert.ok(detail.reason, JSON.stringify(detail))
+    assert.match(detail.reason, /not valid UTF-8/, JSON.stringify(detail))
     await sleep(7000)
     const n = peer.connections(name)
     assert.ok(n >= 3 && n <= 8, `${n} connections in 7 s`)
     await page.evaluate(() => window.bad.close().catch(() => {}))
     const good = await page.evaluate(async () => (await window.good.attach('good://docs/readme.md'))[0].kind)
     assert.equal(good, 'text')
+  })
+})
+
+describe('5. magic-only sniffing', () => {
+  test('a PNG signature followed by HTML is not forwarded as an image', { timeout: 30000 }, async () => {
+    const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('<html><script>alert(1)</script></html>')])
+    const url = peer.script('png-html', {
+      'resources/read': m => ({ result: { contents: [{ uri: m.params.uri, mimeType: 'image/png', blob: bytes.toString('base64') }] } }),
+    })
+    const out = await hostileCase(url, async h => (await h.attach('evil://doc')).map(p => ({ kind: p.kind, forwardAsImage: p.forwardAsImage, warnings: p.warnings })))
+    assert.ok(out.ok, JSON.stringify(out))
+    const [p] = out.value
+    assert.equal(p.forwardAsImage, false)
+    assert.ok(p.warnings.some(w => /png|image|header/i.test(w)), JSON.stringify(p.warnings))
   })
 })
 

@@ -12,6 +12,8 @@
 // UTF-8 bytes in one Uint8Array, their lengths in one Int32Array.
 
 const encoder = new TextEncoder()
+// Frames past LARGE bytes are taken one at a time (see take).
+const LARGE = 1 << 20
 
 /**
  * Opens a WebSocket. wake() is called (from a task of its own, never from
@@ -75,13 +77,19 @@ export function openSocket(url, protocols, wake) {
           bin = true
           src = new Uint8Array(f)
         }
-        // Worst case 3 bytes per UTF-16 unit; grow once to fit.
-        const need = bin ? src.length : f.length * 3
-        if (need > limit && (bin || encoder.encode(f).length > limit)) {
+        // A large frame travels alone, encoded at its exact size: a scratch
+        // sized for the worst case (3 bytes per UTF-16 unit) would cost three
+        // times its length in allocation and zeroing.
+        if (bin ? src.length > LARGE : f.length > LARGE / 3) {
           if (count > 0) break // deliver what came before first
-          head++
-          return { bytes: new Uint8Array(0), lens, count: 0, tooBig: bin ? src.length : encoder.encode(f).length }
+          const u8 = bin ? src : encoder.encode(f)
+          frames[head++] = undefined
+          this.compact()
+          if (u8.length > limit) return { bytes: new Uint8Array(0), lens, count: 0, tooBig: u8.length }
+          lens[0] = bin ? -u8.length - 1 : u8.length
+          return { bytes: u8, lens: lens.subarray(0, 1), count: 1, tooBig: 0 }
         }
+        const need = bin ? src.length : f.length * 3
         if (count > 0 && off + need > maxBytes) break
         if (off + need > scratch.length) {
           const grown = new Uint8Array(Math.max(off + need, scratch.length * 2))
@@ -99,6 +107,14 @@ export function openSocket(url, protocols, wake) {
         off += n
         frames[head++] = undefined
       }
+      this.compact()
+      const bytes = scratch.subarray(0, off)
+      return { bytes, lens: lens.subarray(0, count), count, tooBig: 0 }
+    },
+    /** Asks for a wake() from a task of its own (Go yields to the page until then). */
+    kick,
+    /** Drops the taken frames' slots from the queue. */
+    compact() {
       if (head === frames.length) {
         frames.length = 0
         head = 0
@@ -106,9 +122,6 @@ export function openSocket(url, protocols, wake) {
         frames.splice(0, head)
         head = 0
       }
-      const bytes = scratch.subarray(0, off)
-      if (scratch.length > 16 << 20 && off < 1 << 20) scratch = new Uint8Array(64 << 10)
-      return { bytes, lens: lens.subarray(0, count), count, tooBig: 0 }
     },
     /** Frames waiting for take(). */
     waiting: () => frames.length - head,
