@@ -166,6 +166,8 @@ async function instantiate(url, imports) {
 // answered "inline" and rendered in the main instance, under the guard.
 
 const WORKER_START_MS = 10000
+// An idle Worker is ended: a Go heap grown by a large document never shrinks.
+const WORKER_IDLE_MS = 30000
 
 const renderer = {
   module: null, // the WebAssembly.Module, kept from the first instantiation
@@ -175,7 +177,7 @@ const renderer = {
   queue: [],
   unavailable: '', // why no Worker can run here ('' while one may)
   nextJob: 0,
-  started: 0, // Workers started (a test figure, see renderStats)
+  idle: 0, // the timer that ends an idle Worker
 }
 
 // renderMarkdown is the function the Go side calls for each Markdown part
@@ -194,7 +196,12 @@ function answer(job, status, a = '', b = '') {
 }
 
 async function pumpRender() {
-  if (renderer.active || renderer.queue.length === 0) return
+  if (renderer.active) return
+  clearTimeout(renderer.idle)
+  if (renderer.queue.length === 0) {
+    if (renderer.worker) renderer.idle = setTimeout(() => renderer.active || stopWorker(), WORKER_IDLE_MS)
+    return
+  }
   if (renderer.unavailable) {
     for (const job of renderer.queue.splice(0)) answer(job, 'inline')
     return
@@ -215,7 +222,8 @@ async function pumpRender() {
     failWorker(`Markdown rendering took longer than its ${job.budgetMs} ms budget (renderBudgetMs); the render Worker was restarted`)
   }, job.budgetMs)
   try {
-    renderer.worker.postMessage({ id, src: job.src, baseURI: job.baseURI, remoteImages: job.remoteImages })
+    // src is a Uint8Array of its own (copied out of Go): transferred, not cloned.
+    renderer.worker.postMessage({ id, src: job.src, baseURI: job.baseURI, remoteImages: job.remoteImages }, [job.src.buffer])
   } catch (e) {
     failWorker(`the render Worker failed (${e?.message ?? e}); it was restarted`)
   }
@@ -250,7 +258,7 @@ function onWorkerMessage(e) {
   clearTimeout(a.timer)
   renderer.active = null
   if (m.error !== undefined) answer(a.job, 'error', String(m.error))
-  else answer(a.job, 'ok', String(m.html), String(m.plain))
+  else answer(a.job, 'ok', m.html, String(m.plain))
   pumpRender()
 }
 
@@ -259,6 +267,7 @@ function startWorker() {
   if (renderer.ready) return renderer.ready
   renderer.ready = new Promise(resolve => {
     let w
+    let ready = false
     const fail = why => {
       clearTimeout(timer)
       w?.terminate()
@@ -277,10 +286,10 @@ function startWorker() {
       return
     }
     renderer.worker = w
-    renderer.started++
     w.onmessage = e => {
       if (e.data?.type === 'ready') {
         clearTimeout(timer)
+        ready = true
         w.onmessage = onWorkerMessage
         resolve(true)
       } else if (e.data?.type === 'failed') {
@@ -292,11 +301,13 @@ function startWorker() {
     w.onerror = e => {
       e.preventDefault?.()
       if (renderer.worker !== w) return
-      if (w.onmessage === onWorkerMessage) failWorker(`the render Worker failed (${e.message || 'error'}); it was restarted`)
+      if (ready) failWorker(`the render Worker failed (${e.message || 'error'}); it was restarted`)
       else fail(`the render Worker cannot run here: ${e.message || 'error loading render-worker.js'}`)
     }
     w.onmessageerror = () => {
-      if (renderer.worker === w) failWorker('the render Worker failed (a message could not be read); it was restarted')
+      if (renderer.worker !== w) return
+      if (ready) failWorker('the render Worker failed (a message could not be read); it was restarted')
+      else fail('the render Worker did not start: a message could not be read')
     }
     w.postMessage({ type: 'init', module: renderer.module, wasmExec: new URL('./wasm_exec.js', import.meta.url).href })
   })

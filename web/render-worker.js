@@ -4,6 +4,8 @@
 // and posts it the page's compiled WebAssembly.Module (no second download or
 // compile) and the URL of wasm_exec.js. The same module then runs here in
 // render-only mode (argv "-render"): Markdown -> sanitized HTML, nothing else.
+// src and html travel as UTF-8 in transferred Uint8Arrays: the main thread
+// copies bytes, the encoding and decoding happen here (in Go).
 //
 // Messages in:  { type: 'init', module, wasmExec }, then { id, src, baseURI, remoteImages }
 // Messages out: { type: 'ready' } or { type: 'failed', message };
@@ -49,12 +51,12 @@ self.onmessage = async e => {
   }
   let out
   try {
-    out = render(String(m.src), String(m.baseURI), !!m.remoteImages)
+    out = render(m.src, String(m.baseURI), !!m.remoteImages)
   } catch (err) {
     self.postMessage({ id: m.id, crashed: `${err?.name ?? 'Error'}: ${err?.message ?? err}` })
     self.close()
     return
   }
   if (out[2]) self.postMessage({ id: m.id, error: out[2] })
-  else self.postMessage({ id: m.id, html: out[0], plain: out[1] })
+  else self.postMessage({ id: m.id, html: out[0], plain: out[1] }, [out[0].buffer])
 }
