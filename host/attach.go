@@ -53,14 +53,22 @@ func (h *Host) Attach(ctx context.Context, uri string) ([]attach.Attachment, err
 
 	select {
 	case err := <-w.ch:
-		if err != nil {
-			return nil, err
-		}
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		return cloneAtts(e.parts), nil
+		return h.attached(e, err)
 	case <-ctx.Done():
 		h.mu.Lock()
+		select {
+		case err := <-w.ch: // settled as the deadline passed
+			h.mu.Unlock()
+			return h.attached(e, err)
+		default:
+		}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && e.making != 0 && e.making >= w.target {
+			// The server answered in time and the parts are being made
+			// (Markdown rendering, bounded by its own budget): the deadline
+			// is the server's, so the copy is waited for, never lost.
+			h.mu.Unlock()
+			return h.attached(e, <-w.ch)
+		}
 		e.unwait(w)
 		if e.phase == phasePending && len(e.joins) == 0 {
 			// Nobody waits for this attach any more: it never happened.
@@ -69,6 +77,16 @@ func (h *Host) Attach(ctx context.Context, uri string) ([]attach.Attachment, err
 		h.mu.Unlock()
 		return nil, ctxError(ctx, uri)
 	}
+}
+
+// attached is the outcome of an Attach whose waiter got err.
+func (h *Host) attached(e *entry, err error) ([]attach.Attachment, error) {
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return cloneAtts(e.parts), nil
 }
 
 // ctxError turns a finished call context into kind timeout or cancelled.

@@ -65,6 +65,7 @@ type entry struct {
 	ticket   uint64    // last ticket issued
 	done     uint64    // ticket of the last read that ended
 	applied  uint64    // ticket of the copy in parts
+	making   uint64    // ticket of the read whose attachments are being made (0: none)
 
 	joins   []*waiter // Attach calls waiting for the pending phase to end
 	waiters []*waiter // calls waiting for a read with ticket >= target
@@ -222,10 +223,14 @@ func (h *Host) worker(e *entry) {
 		// calls (mention, attachments) take h.mu on the same thread.
 		var out made
 		if res != nil {
+			h.mu.Lock()
+			e.making = t
+			h.mu.Unlock()
 			out = h.makeAttachments(e.uri, res.Contents, err)
 		}
 
 		h.mu.Lock()
+		e.making = 0
 		if res != nil {
 			h.settle(e, t, s, why, timedOut, res.Contents, out, err)
 			if e.applied == t && res.TTL > 0 && !e.want {
