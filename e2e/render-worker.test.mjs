@@ -190,13 +190,12 @@ describe('the render Worker', () => {
   test('a part past its budget is escaped text with a warning, the Worker restarts, the next part renders; a second host keeps working', async () => {
     const page = await openPage()
     try {
-      const r = await page.evaluate(async ([changelog, small]) => {
+      const r = await page.evaluate(async ([changelog, small, otherDoc]) => {
         const info = p => ({ htmlLen: p.html?.length ?? 0, textLen: p.text?.length ?? 0, pre: p.html?.startsWith('<pre>'),
           h1: /<h1>/.test(p.html ?? ''), warnings: p.warnings, forModel: p.forModel, state: p.state })
         const tight = await window.mcphost.connect('/mcp', { renderBudgetMs: 50 })
         const other = await window.mcphost.connect('/mcp')
         await other.resources()
-        const t0 = performance.now()
         // The other host attaches and answers while the tight one's part runs
         // past its budget: one Worker serves the page, jobs in turn.
         const [slow, mine, matches] = await Promise.all([
@@ -205,11 +204,14 @@ describe('the render Worker', () => {
           new Promise(r => setTimeout(() => r(other.mention('small', { limit: 5 }).length), 10)),
         ])
         const [next] = await tight.attach(small)
+        // And after the restart, the other host too.
+        const [later] = await other.attach(otherDoc)
+        const laterMatches = other.mention('other', { limit: 5 }).length
         const ctx = other.attachments().map(p => p.uri)
         await tight.close()
         await other.close()
-        return { t0, slow, mine, matches, next: info(next), ctx }
-      }, [CHANGELOG, SMALL])
+        return { slow, mine, matches, next: info(next), later: info(later), laterMatches, ctx }
+      }, [CHANGELOG, SMALL, OTHER])
       assert.ok(r.slow.pre && r.slow.htmlLen >= r.slow.textLen, 'past the budget: escaped text, never nothing')
       assert.ok(r.slow.warnings.some(w => /took longer than its 50 ms budget \(renderBudgetMs\)/.test(w) && /shown as escaped plain text/.test(w)),
         JSON.stringify(r.slow.warnings))
@@ -217,8 +219,9 @@ describe('the render Worker', () => {
       assert.ok(r.next.h1 && !r.next.pre, 'the next part renders normally')
       assert.deepEqual(r.next.warnings, [])
       assert.ok(r.mine.h1 && !r.mine.pre)
-      assert.ok(r.matches > 0)
-      assert.deepEqual(r.ctx, [SMALL])
+      assert.ok(r.matches > 0 && r.laterMatches > 0)
+      assert.ok(r.later.h1 && !r.later.pre)
+      assert.deepEqual(r.ctx, [SMALL, OTHER])
       assert.ok(page.workers.started >= 2, `Workers started: ${page.workers.started} (terminated and restarted)`)
       for (let i = 0; i < 50 && page.workers.closed < 1; i++) await new Promise(r => setTimeout(r, 20))
       assert.ok(page.workers.closed >= 1, 'the Worker past the budget was terminated')
