@@ -263,11 +263,9 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 	return srv, detach
 }
 
-// maxReadsPerConn is how many documents one connection reads at once; its
-// further reads wait (go-sdk runs every request at once), so a client that
-// sends hundreds of reads and stops reading holds a few documents' bytes,
-// not hundreds, before its send queue disconnects it.
-const maxReadsPerConn = 4
+// maxReadsPerConn is how many documents one connection reads at once (its
+// further reads wait; see also maxCallsPerConn).
+const maxReadsPerConn = 2
 
 // readLimited reads uri for p once one of the connection's read slots is
 // free; a missing or forbidden document is go-sdk's not-found error, its

@@ -207,18 +207,49 @@ func (ls *listens) sending() mcp.Middleware {
 // which the client expects none for (go-sdk v1.8.0 answers a cancelled
 // listen with a result, and any handler that returns after cancellation
 // with something).
+//
+// It also bounds the calls a client has in flight: it reads no further
+// message while maxCallsPerConn calls (subscriptions/listen aside, which
+// stay open) are unanswered, an answer counting from when the connection's
+// send queue took it. go-sdk runs every request at once, so without this a
+// client that sends hundreds of reads and stops reading would pin an
+// encoded answer per read.
 type cancelFilter struct {
 	*bridge.Conn
 	mu       sync.Mutex
 	inflight map[jsonrpc.ID]bool // calls not yet answered → cancelled
+	counted  map[jsonrpc.ID]bool // calls holding a slot
+	slots    chan struct{}       // capacity maxCallsPerConn
 }
 
+// maxCallsPerConn is how many calls of one connection may be unanswered
+// (subscriptions/listen aside) before it reads no further message. Each
+// answer waiting for room in a stalled client's send queue pins about three
+// copies of itself (go-sdk's result, its encoding, the frame), so this,
+// with -max-queue, bounds what a client that stops reading can hold: with a
+// 4.3 MB document, ~30 MB of live heap, however many reads it sent.
+const maxCallsPerConn = 2
+
 func (f *cancelFilter) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case f.slots <- struct{}{}:
+	case <-f.Conn.Done():
+		return nil, f.Conn.Err()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	msg, err := f.Conn.Read(ctx)
-	if req, ok := msg.(*jsonrpc.Request); ok && err == nil {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || err != nil || !req.IsCall() || req.Method == "subscriptions/listen" {
+		<-f.slots
+	}
+	if ok && err == nil {
 		f.mu.Lock()
 		if req.IsCall() {
 			f.inflight[req.ID] = false
+			if req.Method != "subscriptions/listen" {
+				f.counted[req.ID] = true
+			}
 		} else if req.Method == "notifications/cancelled" {
 			if id, ok := cancelledID(req); ok {
 				if _, known := f.inflight[id]; known {
@@ -232,14 +263,21 @@ func (f *cancelFilter) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func (f *cancelFilter) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if resp, ok := msg.(*jsonrpc.Response); ok {
-		f.mu.Lock()
-		cancelled := f.inflight[resp.ID]
-		delete(f.inflight, resp.ID)
-		f.mu.Unlock()
-		if cancelled {
-			return nil
-		}
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok {
+		return f.Conn.Write(ctx, msg)
+	}
+	f.mu.Lock()
+	cancelled := f.inflight[resp.ID]
+	delete(f.inflight, resp.ID)
+	counted := f.counted[resp.ID]
+	delete(f.counted, resp.ID)
+	f.mu.Unlock()
+	if counted {
+		defer func() { <-f.slots }()
+	}
+	if cancelled {
+		return nil
 	}
 	return f.Conn.Write(ctx, msg)
 }
@@ -261,7 +299,8 @@ func (t filterTransport) Connect(context.Context) (mcp.Connection, error) { retu
 
 // serve runs srv over c (as [bridge.Serve] does) through a cancelFilter.
 func serve(ctx context.Context, c *bridge.Conn, srv *mcp.Server) error {
-	f := &cancelFilter{Conn: c, inflight: map[jsonrpc.ID]bool{}}
+	f := &cancelFilter{Conn: c, inflight: map[jsonrpc.ID]bool{}, counted: map[jsonrpc.ID]bool{},
+		slots: make(chan struct{}, maxCallsPerConn)}
 	ss, err := srv.Connect(ctx, filterTransport{f}, nil)
 	if err != nil {
 		return err
