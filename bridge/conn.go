@@ -142,7 +142,17 @@ func (c *Conn) ReadRaw(ctx context.Context) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return c.readFrame()
+	data, err := c.readFrame()
+	if err == nil && c.out != nil && !c.gotCall.Load() {
+		// A server reading raw frames: the first-request deadline still
+		// wants to know when a valid request arrives.
+		if msg, derr := jsonrpc.DecodeMessage(data); derr == nil {
+			if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+				c.gotCall.Store(true)
+			}
+		}
+	}
+	return data, err
 }
 
 func (c *Conn) readFrame() ([]byte, error) {

@@ -1,13 +1,19 @@
+//go:build !js
+
 package bridge
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
+	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -70,5 +76,36 @@ func TestTruncateBytes(t *testing.T) {
 		if got := truncateBytes(tc.in, tc.n); got != tc.want || len(got) > tc.n {
 			t.Errorf("truncateBytes(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
 		}
+	}
+}
+
+// A server that writes and returns (its connection closed by Endpoint)
+// still delivers every queued frame, in order, before the close frame.
+func TestQueueDrainsOnClose(t *testing.T) {
+	big := strings.Repeat("x", 3<<20)
+	srv := httptest.NewServer(Endpoint(&EndpointOptions{MaxQueue: 1 << 20}, func(ctx context.Context, c *Conn) {
+		for i := range 5 {
+			if err := c.WriteRaw(ctx, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"n%d","params":{"p":%q}}`, i, big))); err != nil {
+				t.Errorf("write %d: %v", i, err)
+			}
+		}
+	}))
+	defer srv.Close()
+	ws, _, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http"), &websocket.DialOptions{Subprotocols: []string{Subprotocol}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	ws.SetReadLimit(8 << 20)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for i := range 5 {
+		_, data, err := ws.Read(ctx)
+		if err != nil || !strings.Contains(string(data[:40]), fmt.Sprintf(`"n%d"`, i)) {
+			t.Fatalf("frame %d: %v %.40s", i, err, data)
+		}
+	}
+	if _, _, err := ws.Read(ctx); websocket.CloseStatus(err) != websocket.StatusNormalClosure {
+		t.Fatalf("after the frames: %v, want a normal closure", err)
 	}
 }
