@@ -14,8 +14,8 @@
 // # Platforms
 //
 // mcphost is a native program (it is excluded from js/wasm builds). The
-// stdio gateway's guarantee that no child or grandchild outlives the gateway
-// relies on Linux (process groups and Pdeathsig); elsewhere the child is
+// stdio gateway's guarantee that no descendant outlives the gateway relies on
+// Linux (process groups, Pdeathsig, a child subreaper); elsewhere the child is
 // stopped by closing its stdin and then killed.
 package main
 

@@ -47,6 +47,9 @@
 // # Platforms
 //
 // The package is native only (its files are excluded from js/wasm builds).
-// No URI can name a path outside the root; give a folder as an os.Root's FS,
-// as mcphost does, so that no symlink reaches outside it either.
+// No URI can name a path outside the root. Give a folder as [Config.Dir], as
+// mcphost does: its files are then read following no symlink on the path
+// (openat2 RESOLVE_NO_SYMLINKS|RESOLVE_BENEATH on Linux) and only when they
+// are the file indexed (device and inode), so neither a symlink nor a swap
+// between two scans reaches another team's folder or outside the root.
 package docserver

@@ -16,7 +16,8 @@
 //
 // A stdio server's stray output (a line that is not one JSON value, or is
 // over the read limit) is dropped and logged, never fatal; its stderr is
-// logged line by line. A stdio server that exits on the server/discover
+// logged line by line; both at most at [Stdio.LogRate] lines per second, the
+// rest counted in summary lines. A stdio server that exits on the server/discover
 // probe of the 2026-07-28 revision is started again and spoken to in the
 // legacy revision; the verdict holds for the gateway's lifetime (see
 // [Stdio]).
@@ -79,9 +80,11 @@
 //
 // # Processes
 //
-// On Linux no child or grandchild of a stdio server outlives its session or
-// the gateway, even a SIGKILLed one: the child runs under a supervisor (the
-// same executable, re-executed, in process groups with Pdeathsig), so a
+// On Linux no descendant of a stdio server outlives its session or the
+// gateway, even a SIGKILLed one, even one that called setsid: the child runs
+// under a supervisor (the same executable, re-executed, in process groups
+// with Pdeathsig) that is a child subreaper and kills and reaps its children
+// until none remain (see supervise in proc_linux.go), so a
 // program using Stdio must call [SupervisorMode] first thing in main (and a
 // test binary in TestMain). Elsewhere the child is stopped by closing its
 // stdin, then killed.
