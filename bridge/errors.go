@@ -41,6 +41,14 @@ const (
 	// CodeClosing is go-sdk's internal "client is closing" code, treated as
 	// retryable.
 	CodeClosing = -32003
+	// CodeRelayMalformed and CodeRelayTooLarge answer a request whose answer
+	// a relay (mcphost's gateway) received from its upstream but could not
+	// pass on: not one JSON value (or nested past its decoder's bound), or
+	// over its read limit. Kind protocol and limit: the server broke the
+	// contract, and the same request would fail the same way. They lie
+	// outside the ranges JSON-RPC and MCP reserve, like the gateway's -31000.
+	CodeRelayMalformed = -31001
+	CodeRelayTooLarge  = -31002
 )
 
 // Sentinel errors. Use [errors.Is]; every [*Error] wraps one of them or a
@@ -103,7 +111,8 @@ var notFoundMessage = regexp.MustCompile(`(?i)not[ _-]?found`)
 // other -32602, -32600 and -32700 are invalid; -32601, -32021 (a required
 // client capability is missing) and -32022 (unsupported protocol version,
 // data.supported lists the server's) are unsupported; -32020 (HTTP headers
-// contradict the body) is protocol.
+// contradict the body) and -31001 (a relay could not pass on a malformed
+// answer) are protocol; -31002 (an answer over a relay's limit) is limit.
 func Classify(code int64, message string, data json.RawMessage) Kind {
 	switch code {
 	case CodeResourceNotFound:
@@ -121,8 +130,10 @@ func Classify(code int64, message string, data json.RawMessage) Kind {
 		return KindUnavailable
 	case CodeUnsupportedProtocolVersn, CodeMissingClientCapability:
 		return KindUnsupported
-	case CodeHeaderMismatch:
+	case CodeHeaderMismatch, CodeRelayMalformed:
 		return KindProtocol
+	case CodeRelayTooLarge:
+		return KindLimit
 	}
 	return KindPermanent
 }

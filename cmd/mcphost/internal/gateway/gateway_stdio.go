@@ -454,11 +454,19 @@ func (f *lineFilter) readLine() ([]byte, error) {
 		chunk, err := f.r.ReadSlice('\n')
 		if int64(len(buf)+len(chunk)) > f.limit+2 {
 			n := int64(len(buf) + len(chunk))
+			head := buf[:min(len(buf), probeBytes)]
+			if len(head) < probeBytes {
+				head = append(head[:len(head):len(head)], chunk[:min(len(chunk), probeBytes-len(head))]...)
+			}
+			id, answer := bridge.ProbeResponseID(head)
 			for errors.Is(err, bufio.ErrBufferFull) {
 				chunk, err = f.r.ReadSlice('\n')
 				n += int64(len(chunk))
 			}
 			f.log.logf(slog.LevelWarn, "gateway: dropped a stdout line over -read-limit", "bytes", n, "limit", f.limit)
+			if answer {
+				return relayError(id, bridge.CodeRelayTooLarge, fmt.Sprintf("the server's answer (%d bytes) is over the gateway's read limit (-read-limit %d); it was dropped", n, f.limit)), ignoreFull(err)
+			}
 			return nil, ignoreFull(err)
 		}
 		buf = append(buf, chunk...)
@@ -471,6 +479,11 @@ func (f *lineFilter) readLine() ([]byte, error) {
 			return nil, err
 		case !json.Valid(trimmed):
 			f.log.logf(slog.LevelWarn, "gateway: dropped a stdout line that is not JSON", "line", truncateRunes(string(trimmed), 120))
+			if id, ok := bridge.ProbeResponseID(trimmed); ok {
+				// An answer the decoder cannot take (not JSON, or nested
+				// past its bound): its request must not wait for a timeout.
+				return relayError(id, bridge.CodeRelayMalformed, fmt.Sprintf("the server's answer (%d bytes) is not one JSON value the gateway can decode (malformed, or nested past 10,000 levels); it was dropped", len(trimmed))), ignoreEOF(err)
+			}
 			return nil, err
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
@@ -478,6 +491,25 @@ func (f *lineFilter) readLine() ([]byte, error) {
 		}
 		return append(trimmed, '\n'), err
 	}
+}
+
+// probeBytes is how much of a line over the read limit is kept to find
+// the id it answers.
+const probeBytes = 64 << 10
+
+// relayError is the line that stands in for an answer the gateway dropped:
+// an error response to the same id (see [bridge.CodeRelayMalformed]).
+func relayError(id []byte, code int, msg string) []byte {
+	m, _ := json.Marshal(msg)
+	return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`+"\n", id, code, m))
+}
+
+// ignoreEOF keeps a line found just before EOF: the next read reports it.
+func ignoreEOF(err error) error {
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
 }
 
 func ignoreFull(err error) error {

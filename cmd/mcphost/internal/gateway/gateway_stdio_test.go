@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -194,5 +196,61 @@ func TestLineFilter(t *testing.T) {
 		if !strings.Contains(logs.String(), w) {
 			t.Errorf("log lacks %q: %s", w, logs.String())
 		}
+	}
+}
+
+// TestLineFilterAnswersWhatItDrops: an answer the gateway cannot pass on
+// (nested past the decoder's bound, broken, or over the read limit) is
+// replaced by an error answer to the same id (issue 14 §3), so the
+// browser's call settles at once with kind protocol or limit instead of
+// waiting for its timeout; lines without an id are dropped as before.
+func TestLineFilterAnswersWhatItDrops(t *testing.T) {
+	t.Parallel()
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	in := `{"jsonrpc":"2.0","id":7,"result":{"contents":` + deep + `}}` + "\n" +
+		`{"jsonrpc":"2.0","id":"s-8","result":{"x":` + "\n" +
+		`{"jsonrpc":"2.0","method":"deep","params":` + deep + `}` + "\n" +
+		`{"jsonrpc":"2.0","id":9,"result":{"big":"` + strings.Repeat("y", 300) + `"}}` + "\n" +
+		`{"jsonrpc":"2.0","id":10,"result":{}}` + "\n"
+	var logs bytes.Buffer
+	f := &lineFilter{r: bufio.NewReaderSize(strings.NewReader(in), 16), limit: 200000, log: newLogLimiter(slog.New(slog.NewTextHandler(&logs, nil)), 0)}
+	f2 := &lineFilter{r: bufio.NewReaderSize(strings.NewReader(in), 16), limit: 200, log: newLogLimiter(slog.New(slog.NewTextHandler(&logs, nil)), 0)}
+	for _, tc := range []struct {
+		f    *lineFilter
+		want []string // id and code of each line out
+	}{
+		{f, []string{"7 -31001", `"s-8" -31001`, "9 0", "10 0"}},
+		{f2, []string{"7 -31002", `"s-8" -31001`, "9 -31002", "10 0"}},
+	} {
+		out, err := io.ReadAll(tc.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			var m struct {
+				ID    json.RawMessage `json:"id"`
+				Error struct {
+					Code    int64  `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("line %q: %v", line, err)
+			}
+			if m.Error.Code != 0 && !strings.Contains(m.Error.Message, "dropped") {
+				t.Errorf("message %q", m.Error.Message)
+			}
+			got = append(got, fmt.Sprintf("%s %d", m.ID, m.Error.Code))
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("limit %d: lines %v; want %v", tc.f.limit, got, tc.want)
+		}
+	}
+	if k := bridge.Classify(bridge.CodeRelayMalformed, "", nil); k != bridge.KindProtocol {
+		t.Errorf("Classify(-31001) = %s", k)
+	}
+	if k := bridge.Classify(bridge.CodeRelayTooLarge, "", nil); k != bridge.KindLimit {
+		t.Errorf("Classify(-31002) = %s", k)
 	}
 }
