@@ -78,6 +78,13 @@
 // status text when the body is empty). Errors for a stdio server's end are
 // -32603 with data {"retryable":true}.
 //
+// A stdio server's answer the gateway cannot pass on is replaced by an error
+// answer to the same id, so the call settles at once: a line that is not one
+// JSON value or nests past the decoder's bound gets [bridge.CodeRelayMalformed]
+// (-31001, kind protocol); a line over -read-limit gets
+// [bridge.CodeRelayTooLarge] (-31002, kind limit). Lines without an id are
+// dropped and logged (rate-limited).
+//
 // # Processes
 //
 // On Linux no descendant of a stdio server outlives its session or the
