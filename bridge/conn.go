@@ -80,6 +80,9 @@ type Conn struct {
 	// received (UnixNano); gotCall is set by the first valid request.
 	lastActive atomic.Int64
 	gotCall    atomic.Bool
+	// lastSent is when a frame (or a ping) was last sent (UnixNano), for
+	// the keep-alive pings.
+	lastSent atomic.Int64
 
 	closeOnce sync.Once
 	dropOnce  sync.Once // server side: fail's immediate drop
@@ -94,12 +97,19 @@ func newConn(ws socket, readLimit int64) *Conn {
 	ws.setReadLimit(readLimit)
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &Conn{ws: ws, readLimit: readLimit, ctx: ctx, cancel: cancel}
-	c.touch()
+	c.sent()
 	return c
 }
 
 // touch records traffic on the connection (for the idle timeout).
 func (c *Conn) touch() { c.lastActive.Store(time.Now().UnixNano()) }
+
+// sent records a frame sent (for the idle timeout and the keep-alive pings).
+func (c *Conn) sent() {
+	now := time.Now().UnixNano()
+	c.lastActive.Store(now)
+	c.lastSent.Store(now)
+}
 
 // Principal is the identity the endpoint's Authenticate function returned for
 // this connection ("" without authentication).
@@ -225,7 +235,7 @@ func (c *Conn) WriteRaw(ctx context.Context, data []byte) error {
 	if err := c.ws.write(c.ctx, data); err != nil {
 		return c.fail(c.readError(err))
 	}
-	c.touch()
+	c.sent()
 	return nil
 }
 

@@ -9,8 +9,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
-	"path"
+	"net/netip"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -20,20 +20,32 @@ import (
 
 // EndpointOptions configures the server side of the wire contract. The zero
 // value is usable: same-origin only, loopback Host names only on a loopback
-// listener, 64 MiB read limit, no authentication, no connection cap, and the
-// default send queue, write deadline, first-request deadline and idle
-// timeout.
+// listener, 64 MiB read limit, no authentication, no connection cap, no
+// trusted proxy, and the default send queue, write deadline, first-request
+// deadline, idle timeout and ping interval.
 type EndpointOptions struct {
-	// OriginPatterns lists extra origins allowed besides the same origin.
-	// Each is matched (path.Match, case-insensitive) against the full origin
-	// "scheme://host[:port]" and against its host[:port] alone, so
-	// "http://localhost:5173" and "*.example.com" both work. A request
-	// without Origin (not a browser) is allowed; the "null" origin never is.
+	// OriginPatterns lists extra origins allowed besides the same origin
+	// (same scheme and host[:port]). A pattern with a scheme
+	// ("http://localhost:5173", "http://127.0.0.1:*") matches that scheme
+	// and host[:port]; one without ("*.example.com") matches the host[:port]
+	// under any scheme. * is the wildcard; [CheckOriginPattern] says which
+	// patterns are valid (an invalid one never matches and is logged). A
+	// request without Origin (not a browser) is allowed; the "null" origin
+	// never is.
 	OriginPatterns []string
-	// AllowedHosts lists Host header values (path.Match patterns) accepted on
-	// a loopback listener besides loopback names and addresses. Any other
-	// Host gets 403: DNS rebinding would otherwise pass the same-origin check.
+	// AllowedHosts lists Host header values (host names or host:port, with
+	// * as the wildcard) accepted besides loopback names and addresses. On
+	// a loopback listener any other Host gets 403: DNS rebinding would
+	// otherwise pass the same-origin check. On another listener the check
+	// applies once AllowedHosts is set (IP addresses are then accepted too:
+	// a rebinding page always uses a name).
 	AllowedHosts []string
+	// TrustedProxies lists the remote addresses (reverse proxies) whose
+	// X-Forwarded-Proto and X-Forwarded-Host (or, for a field they lack,
+	// RFC 7239 Forwarded proto= and host=) are believed: the Origin and
+	// Host checks then see the scheme and host the page used. From any other
+	// address those headers are ignored.
+	TrustedProxies []netip.Prefix
 	// ReadLimit is the largest message accepted, in bytes. Defaults to
 	// [DefaultReadLimit] (64 MiB).
 	ReadLimit int64
@@ -41,7 +53,8 @@ type EndpointOptions struct {
 	// entry and maps the token to a principal; a missing or refused token
 	// gets 401 before the upgrade.
 	Authenticate func(token string) (principal string, ok bool)
-	// MaxConns caps concurrent connections (0 = no cap); past it, 503.
+	// MaxConns caps concurrent connections (0 = no cap); past it, 503 with
+	// Retry-After.
 	MaxConns int
 	// Logger receives refusals and undecodable messages. Defaults to slog.Default().
 	Logger *slog.Logger
@@ -65,11 +78,17 @@ type EndpointOptions struct {
 	FirstRequestTimeout time.Duration
 	// IdleTimeout closes a connection (1001) with no traffic either way
 	// for that long ([ErrIdle]). When it has been quiet for half of it, the
-	// server sends a WebSocket ping (the 2026-07-28 revision has no MCP
-	// ping), and the pong counts as traffic: a live peer holding a quiet
-	// subscription stays. Defaults to [DefaultIdleTimeout]; negative
-	// disables it.
+	// server sends a WebSocket ping, and the pong counts as traffic: a live
+	// peer holding a quiet subscription stays. Defaults to
+	// [DefaultIdleTimeout]; negative disables it.
 	IdleTimeout time.Duration
+	// PingInterval is the longest the server stays silent on a connection:
+	// when it has sent nothing for that long it sends a WebSocket ping (the
+	// 2026-07-28 revision has no MCP ping), so that a reverse proxy's idle
+	// timeout (nginx's proxy_read_timeout, 60 s by default) never closes a
+	// quiet connection. Independent of IdleTimeout. Defaults to
+	// [DefaultPingInterval]; negative disables it.
+	PingInterval time.Duration
 }
 
 // Defaults of [EndpointOptions].
@@ -78,6 +97,7 @@ const (
 	DefaultWriteTimeout        = 30 * time.Second
 	DefaultFirstRequestTimeout = 10 * time.Second
 	DefaultIdleTimeout         = 2 * time.Minute
+	DefaultPingInterval        = 25 * time.Second
 )
 
 // Endpoint returns an http.Handler that upgrades requests satisfying the
@@ -105,63 +125,86 @@ func Endpoint(opts *EndpointOptions, serve func(ctx context.Context, c *Conn)) h
 	if o.IdleTimeout == 0 {
 		o.IdleTimeout = DefaultIdleTimeout
 	}
-	return &endpoint{o: o, serve: serve}
+	if o.PingInterval == 0 {
+		o.PingInterval = DefaultPingInterval
+	}
+	e := &endpoint{o: o, serve: serve}
+	for _, p := range o.OriginPatterns {
+		op, err := parseOriginPattern(p)
+		if err != nil {
+			o.Logger.Warn("bridge: origin pattern ignored", "err", err)
+			continue
+		}
+		e.origins = append(e.origins, op)
+	}
+	return e
 }
 
 type endpoint struct {
-	o     EndpointOptions
-	serve func(context.Context, *Conn)
-	conns atomic.Int64
+	o       EndpointOptions
+	origins []originPattern
+	serve   func(context.Context, *Conn)
+	conns   atomic.Int64
 }
 
-func (e *endpoint) refuse(w http.ResponseWriter, r *http.Request, status int, why string) {
-	e.o.Logger.Warn("bridge: refused connection", "status", status, "reason", why,
-		"origin", r.Header.Get("Origin"), "host", r.Host, "remote", r.RemoteAddr)
-	http.Error(w, why, status)
+func (e *endpoint) refuse(w http.ResponseWriter, r *http.Request, v *verdict) {
+	e.o.Logger.Warn("bridge: refused connection", "status", v.Code, "reason", v.Reason, "fix", v.Fix,
+		"origin", truncateBytes(r.Header.Get("Origin"), maxDiagEcho), "host", truncateBytes(r.Host, maxDiagEcho), "remote", r.RemoteAddr)
+	if v.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(v.retryAfter))
+	}
+	body := v.Reason
+	if v.Fix != "" {
+		body += ": " + v.Fix
+	}
+	http.Error(w, body, v.Code)
 }
 
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !isLoopbackHostAllowed(r, e.o.AllowedHosts) {
-		e.refuse(w, r, http.StatusForbidden, fmt.Sprintf("host %q is not allowed on a loopback listener", r.Host))
+	upgrade := strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
+	if !upgrade && r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+		e.preflight(w, r)
 		return
 	}
-	if ok, why := originAllowed(r, e.o.OriginPatterns); !ok {
-		e.refuse(w, r, http.StatusForbidden, why)
+	if !upgrade && (r.Method == http.MethodGet || r.Method == http.MethodHead) && acceptsJSON(r) {
+		e.diagnose(w, r)
 		return
 	}
-	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+	rv := viewRequest(r, e.o.TrustedProxies)
+	if v := e.checkHost(r, &rv); v != nil {
+		e.refuse(w, r, v)
+		return
+	}
+	if v := e.checkOrigin(r, &rv); v != nil {
+		e.refuse(w, r, v)
+		return
+	}
+	if !upgrade {
 		w.Header().Set("Upgrade", "websocket")
-		http.Error(w, "this endpoint speaks MCP over WebSocket (subprotocol \"mcp\")", http.StatusUpgradeRequired)
+		http.Error(w, "this endpoint speaks MCP over WebSocket (subprotocol \"mcp\"); GET it with Accept: application/json for a diagnosis", http.StatusUpgradeRequired)
 		return
 	}
 	offered := offeredSubprotocols(r)
 	if !contains(offered, Subprotocol) {
-		e.refuse(w, r, http.StatusBadRequest, `subprotocol "mcp" is required`)
+		e.refuse(w, r, &verdict{Code: http.StatusBadRequest, Reason: `subprotocol "mcp" is required`,
+			Fix: `offer the WebSocket subprotocol "mcp"`})
 		return
 	}
-	principal := ""
-	if e.o.Authenticate != nil {
-		token, found := "", false
-		for _, p := range offered {
-			if t, ok := strings.CutPrefix(p, TokenPrefix); ok {
-				token, found = t, true
-				break
-			}
+	token, found := "", false
+	for _, p := range offered {
+		if t, ok := strings.CutPrefix(p, TokenPrefix); ok {
+			token, found = t, true
+			break
 		}
-		if !found {
-			e.refuse(w, r, http.StatusUnauthorized, `a token is required: offer subprotocol "mcp.token.<token>" alongside "mcp"`)
-			return
-		}
-		p, ok := e.o.Authenticate(token)
-		if !ok {
-			e.refuse(w, r, http.StatusUnauthorized, "the token was not accepted")
-			return
-		}
-		principal = p
+	}
+	principal, v := e.checkToken(token, found)
+	if v != nil {
+		e.refuse(w, r, v)
+		return
 	}
 	if n := e.conns.Add(1); e.o.MaxConns > 0 && n > int64(e.o.MaxConns) {
 		e.conns.Add(-1)
-		e.refuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("too many connections (max %d)", e.o.MaxConns))
+		e.refuse(w, r, e.capVerdict())
 		return
 	}
 	defer e.conns.Add(-1)
@@ -191,7 +234,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.WriteRaw(context.Background(), []byte(msg))
 	}
 	go c.out.run(c)
-	go watch(c, e.o.FirstRequestTimeout, e.o.IdleTimeout)
+	go watch(c, e.o.FirstRequestTimeout, e.o.IdleTimeout, e.o.PingInterval)
 	defer func() {
 		if n := undecodable.Load(); n > maxUndecodableLogs {
 			e.o.Logger.Warn("bridge: undecodable messages not logged", "count", n-maxUndecodableLogs)
@@ -216,52 +259,6 @@ func offeredSubprotocols(r *http.Request) []string {
 	return out
 }
 
-// originAllowed applies the same-origin rule plus patterns.
-func originAllowed(r *http.Request, patterns []string) (bool, string) {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return true, ""
-	}
-	if origin == "null" {
-		return false, `origin "null" is not allowed`
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false, fmt.Sprintf("origin %q is not a valid origin", origin)
-	}
-	if strings.EqualFold(u.Host, r.Host) {
-		return true, ""
-	}
-	full := strings.ToLower(u.Scheme + "://" + u.Host)
-	for _, p := range patterns {
-		p = strings.ToLower(p)
-		if m, _ := path.Match(p, full); m {
-			return true, ""
-		}
-		if m, _ := path.Match(p, strings.ToLower(u.Host)); m {
-			return true, ""
-		}
-	}
-	return false, fmt.Sprintf("origin %q is not allowed (same origin or -origin patterns only)", origin)
-}
-
-// isLoopbackHostAllowed implements the DNS-rebinding guard: on a loopback
-// listener the Host must be a loopback name or address, or allowed.
-func isLoopbackHostAllowed(r *http.Request, allowed []string) bool {
-	la, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if la == nil {
-		return true
-	}
-	host, _, err := net.SplitHostPort(la.String())
-	if err != nil {
-		host = la.String()
-	}
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		return true
-	}
-	return HostIsLoopback(r.Host) || matchAny(allowed, r.Host)
-}
-
 // HostIsLoopback reports whether a Host header value names this machine:
 // localhost, *.localhost, or a loopback address, with or without a port.
 func HostIsLoopback(hostport string) bool {
@@ -275,14 +272,4 @@ func HostIsLoopback(hostport string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-func matchAny(patterns []string, s string) bool {
-	s = strings.ToLower(s)
-	for _, p := range patterns {
-		if m, _ := path.Match(strings.ToLower(p), s); m {
-			return true
-		}
-	}
-	return false
 }

@@ -203,7 +203,7 @@ func (o *outbound) run(c *Conn) {
 			c.fail(err)
 			return
 		}
-		c.touch()
+		c.sent()
 		o.mu.Lock()
 		o.stats.Writing = 0
 		o.stats.Sent += int64(len(data))

@@ -13,12 +13,12 @@ import (
 const maxUndecodableLogs = 5
 
 // watch enforces a server connection's first-request deadline and idle
-// timeout (see [EndpointOptions]) until the connection ends. A negative
-// duration disables its check.
-func watch(c *Conn, first, idle time.Duration) {
+// timeout and sends its keep-alive pings (see [EndpointOptions]) until the
+// connection ends. A negative duration disables its part.
+func watch(c *Conn, first, idle, pingEvery time.Duration) {
 	start := time.Now()
 	tick := time.Second
-	for _, d := range []time.Duration{first, idle / 4} {
+	for _, d := range []time.Duration{first, idle / 4, pingEvery / 4} {
 		if d > 0 {
 			tick = min(tick, d)
 		}
@@ -26,6 +26,12 @@ func watch(c *Conn, first, idle time.Duration) {
 	tick = max(tick, 5*time.Millisecond)
 	t := time.NewTicker(tick)
 	defer t.Stop()
+	p, canPing := c.ws.(interface{ ping(context.Context) error })
+	// A pong is awaited for at most this long before the next ping may go.
+	pongWait := idle / 2
+	if pingEvery > 0 {
+		pongWait = pingEvery
+	}
 	pinging := make(chan struct{}, 1) // holds a token while a ping is out
 	for {
 		select {
@@ -39,37 +45,36 @@ func watch(c *Conn, first, idle time.Duration) {
 				fmt.Errorf("%w: no valid JSON-RPC request within %v of the upgrade (-first-request-timeout)", ErrIdle, first))
 			return
 		}
-		if idle <= 0 {
-			if c.gotCall.Load() {
+		if idle <= 0 && (pingEvery <= 0 || !canPing) {
+			if c.gotCall.Load() || first <= 0 {
 				return // nothing more to watch
 			}
 			continue
 		}
 		quiet := now.Sub(time.Unix(0, c.lastActive.Load()))
-		if quiet >= idle {
+		if idle > 0 && quiet >= idle {
 			c.failClose(statusGoingAway, fmt.Sprintf("idle for %v", idle),
 				fmt.Errorf("%w: no traffic either way and no pong for %v (-idle-timeout)", ErrIdle, idle))
 			return
 		}
-		if quiet >= idle/2 {
-			p, ok := c.ws.(interface{ ping(context.Context) error })
-			if !ok {
-				continue
-			}
-			select {
-			case pinging <- struct{}{}:
-			default:
-				continue // one ping at a time
-			}
-			go func() {
-				defer func() { <-pinging }()
-				ctx, cancel := context.WithTimeout(c.ctx, idle/2)
-				defer cancel()
-				if p.ping(ctx) == nil {
-					c.touch()
-				}
-			}()
+		silent := now.Sub(time.Unix(0, c.lastSent.Load()))
+		if !canPing || !(idle > 0 && quiet >= idle/2 || pingEvery > 0 && silent >= pingEvery) {
+			continue
 		}
+		select {
+		case pinging <- struct{}{}:
+		default:
+			continue // one ping at a time
+		}
+		c.lastSent.Store(now.UnixNano())
+		go func() {
+			defer func() { <-pinging }()
+			ctx, cancel := context.WithTimeout(c.ctx, pongWait)
+			defer cancel()
+			if p.ping(ctx) == nil {
+				c.touch()
+			}
+		}()
 	}
 }
 

@@ -7,7 +7,8 @@
 //	mcphost [-addr 127.0.0.1:8080] [-docs DIR | -stdio "CMD ARGS" | -upstream URL [-upstream-header "K: V"]...]
 //	        [-origin PATTERN]... [-token-file FILE] [-page-size N] [-max-conns N] [-read-limit BYTES]
 //	        [-max-request BYTES] [-max-queue BYTES] [-write-timeout D] [-first-request-timeout D]
-//	        [-idle-timeout D] [-child-log-rate N] [-resource-blind NAMES] [-no-web]
+//	        [-idle-timeout D] [-ping-interval D] [-start-timeout D] [-child-log-rate N]
+//	        [-allowed-hosts NAMES] [-trusted-proxy CIDR]... [-resource-blind NAMES] [-no-web]
 //
 // Run bare, it serves the sample documents embedded in the binary. See -h.
 //
@@ -29,6 +30,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"os/signal"
@@ -54,7 +56,8 @@ Usage:
   mcphost [-addr 127.0.0.1:8080] [-docs DIR | -stdio "CMD ARGS" | -upstream URL [-upstream-header "K: V"]...]
           [-origin PATTERN]... [-token-file FILE] [-page-size N] [-max-conns N] [-read-limit BYTES]
           [-max-request BYTES] [-max-queue BYTES] [-write-timeout D] [-first-request-timeout D]
-          [-idle-timeout D] [-child-log-rate N] [-resource-blind NAMES] [-no-web]
+          [-idle-timeout D] [-ping-interval D] [-start-timeout D] [-child-log-rate N]
+          [-allowed-hosts NAMES] [-trusted-proxy CIDR]... [-resource-blind NAMES] [-no-web]
 
 Without a source flag, /mcp is the built-in documents server over the sample
 documents embedded in the binary. With -docs, the same server over a folder
@@ -85,6 +88,11 @@ type config struct {
 	firstTimeout  time.Duration
 	idleTimeout   time.Duration
 	childLogRate  int
+	pingInterval  time.Duration
+	startTimeout  time.Duration
+	allowedHosts  listFlag
+	trustedProxy  listFlag
+	proxies       []netip.Prefix
 	resourceBlind string
 	noWeb         bool
 
@@ -98,6 +106,21 @@ type multiFlag []string
 
 func (m *multiFlag) String() string     { return strings.Join(*m, ", ") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// listFlag is repeatable and each value comma-separated: "-allowed-hosts
+// a,b -allowed-hosts c" is a, b and c.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error {
+	for s := range strings.SplitSeq(v, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			return fmt.Errorf("empty entry in %q", v)
+		}
+		*l = append(*l, s)
+	}
+	return nil
+}
 
 // sizeFlag is a byte count: 1048576, 64MiB, 512KiB, 1GiB (also KB/MB/GB as
 // powers of ten).
@@ -156,6 +179,10 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.DurationVar(&cfg.writeTimeout, "write-timeout", bridge.DefaultWriteTimeout, "disconnect a client that does not take a frame, or keeps its -max-queue full, for this `DURATION`")
 	fs.DurationVar(&cfg.firstTimeout, "first-request-timeout", bridge.DefaultFirstRequestTimeout, "close a connection (1008) that sends no valid JSON-RPC request within this `DURATION`\nof the upgrade (0: never)")
 	fs.DurationVar(&cfg.idleTimeout, "idle-timeout", bridge.DefaultIdleTimeout, "close a connection (1001) with no traffic either way for this `DURATION`; after half of it\nthe server pings, and a pong counts as traffic (0: never)")
+	fs.DurationVar(&cfg.pingInterval, "ping-interval", bridge.DefaultPingInterval, "send a WebSocket ping on a connection the server has sent nothing on for this `DURATION`,\nso that a reverse proxy's idle timeout (nginx proxy_read_timeout: 60s) never closes a quiet one\n(0: off; the -idle-timeout probe at half of it stays)")
+	fs.DurationVar(&cfg.startTimeout, "start-timeout", gateway.DefaultStartTimeout, "gateway: give a starting -stdio child this `DURATION` to answer the first request\n(initialize or server/discover) before answering it with an error")
+	fs.Var(&cfg.allowedHosts, "allowed-hosts", "Host `NAMES` (comma-separated, repeatable; * wildcard; with or without :port) accepted\nbesides loopback names (DNS rebinding guard); required on a non-loopback -addr without -token-file")
+	fs.Var(&cfg.trustedProxy, "trusted-proxy", "believe X-Forwarded-Proto/-Host and Forwarded only from these reverse proxies' addresses\n(`CIDR`s, comma-separated, repeatable, e.g. 127.0.0.1/32); from anyone else they are ignored")
 	fs.IntVar(&cfg.childLogRate, "child-log-rate", gateway.DefaultLogRate, "gateway: log at most `N` lines per second of a -stdio child's stderr and stray stdout\n(bursts of 10×N); the rest are counted in a summary line")
 	fs.StringVar(&cfg.resourceBlind, "resource-blind", "resource-blind-demo", "comma-separated clientInfo.name `NAMES` that also get the fetch_document tool\n(clients that cannot attach resources themselves)")
 	fs.BoolVar(&cfg.noWeb, "no-web", false, "do not serve the web page; only /mcp")
@@ -192,6 +219,32 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("-idle-timeout must be positive or 0 (never), got %v", cfg.idleTimeout)
 	case cfg.childLogRate <= 0:
 		return nil, fmt.Errorf("-child-log-rate must be positive, got %d", cfg.childLogRate)
+	case cfg.pingInterval < 0:
+		return nil, fmt.Errorf("-ping-interval must be positive or 0 (off), got %v", cfg.pingInterval)
+	case cfg.startTimeout <= 0:
+		return nil, fmt.Errorf("-start-timeout must be positive, got %v", cfg.startTimeout)
+	}
+	for _, p := range cfg.trustedProxy {
+		pfx, err := bridge.ParseTrustedProxy(p)
+		if err != nil {
+			return nil, fmt.Errorf("-trusted-proxy %w", err)
+		}
+		cfg.proxies = append(cfg.proxies, pfx)
+	}
+	for _, h := range cfg.allowedHosts {
+		if err := checkAllowedHost(h); err != nil {
+			return nil, fmt.Errorf("-allowed-hosts %q: %w", h, err)
+		}
+	}
+	for _, o := range cfg.origins {
+		if err := bridge.CheckOriginPattern(o); err != nil {
+			return nil, fmt.Errorf("-origin: %w", err)
+		}
+	}
+	for _, kv := range cfg.headers {
+		if _, _, err := parseHeader(kv); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.upstream != "" {
 		u, err := url.Parse(cfg.upstream)
@@ -242,6 +295,9 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 		WriteTimeout:        cfg.writeTimeout,
 		FirstRequestTimeout: orNever(cfg.firstTimeout),
 		IdleTimeout:         orNever(cfg.idleTimeout),
+		PingInterval:        orNever(cfg.pingInterval),
+		AllowedHosts:        cfg.allowedHosts,
+		TrustedProxies:      cfg.proxies,
 	}
 	if cfg.stdio == "" && cfg.upstream == "" {
 		// The documents server: clients send small requests.
@@ -282,6 +338,11 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 		return err
 	}
 	addr := ln.Addr().(*net.TCPAddr)
+	if !addr.IP.IsLoopback() && cfg.tokenFile == "" && len(cfg.allowedHosts) == 0 {
+		ln.Close()
+		return fmt.Errorf("-addr %s is not a loopback address and there is no -token-file: pass -allowed-hosts NAMES "+
+			"(the host names pages use to reach this server), or pages on any web site could read /mcp through DNS rebinding", cfg.addr)
+	}
 	if !addr.IP.IsLoopback() {
 		log.Warn("mcphost: listening on a non-loopback address; anyone who can reach it can use /mcp" +
 			map[bool]string{true: " with a token", false: " (no -token-file)"}[cfg.tokenFile != ""])
@@ -321,6 +382,60 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 	return err
 }
 
+// parseHeader splits an -upstream-header value "Name: value"; the name must
+// be an RFC 9110 token and the value free of control characters.
+func parseHeader(kv string) (name, value string, err error) {
+	k, v, ok := strings.Cut(kv, ":")
+	bad := func(why string) error {
+		return fmt.Errorf("-upstream-header %q: %s; want \"Name: value\" with Name an HTTP header name (letters, digits, !#$%%&'*+-.^_`|~)", kv, why)
+	}
+	if !ok {
+		return "", "", bad("no colon")
+	}
+	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+	if k == "" {
+		return "", "", bad("empty name")
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return "", "", bad(fmt.Sprintf("character %q in the name", c))
+		}
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return "", "", bad("a control character in the value")
+		}
+	}
+	return k, v, nil
+}
+
+// checkAllowedHost checks an -allowed-hosts entry: a host name, an IP
+// address or a pattern with *, optionally with :port.
+func checkAllowedHost(h string) error {
+	name := h
+	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") && strings.Count(h, ":") == 1 {
+		name = h[:i]
+		if port := h[i+1:]; port == "" || strings.Trim(port, "0123456789*") != "" {
+			return errors.New("invalid port; want a host name such as chat.example.com, *.example.com or chat.example.com:8443")
+		}
+	}
+	if strings.HasPrefix(name, "[") && strings.HasSuffix(name, "]") {
+		if _, err := netip.ParseAddr(name[1 : len(name)-1]); err == nil {
+			return nil
+		}
+	}
+	if name == "" || strings.Contains(name, "://") || strings.ContainsAny(name, "/?#@ ") {
+		return errors.New("want a host name such as chat.example.com, *.example.com or chat.example.com:8443 (no scheme or path)")
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '*') {
+			return fmt.Errorf("character %q; want a host name such as chat.example.com or *.example.com", c)
+		}
+	}
+	return nil
+}
+
 // defaultMaxRequest is -max-request's default: 4 MiB, the TypeScript SDK
 // v2's request limit.
 const defaultMaxRequest = 4 << 20
@@ -341,18 +456,18 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 		if err != nil {
 			return nil, nil, fmt.Errorf("-stdio: %w", err)
 		}
-		g := &gateway.Stdio{Argv: argv, ReadLimit: int64(cfg.readLimit), Grace: cfg.killGrace, Log: log, LogRate: cfg.childLogRate}
+		g := &gateway.Stdio{Argv: argv, ReadLimit: int64(cfg.readLimit), Grace: cfg.killGrace, Log: log, LogRate: cfg.childLogRate,
+			StartTimeout: cfg.startTimeout}
 		log.Info("mcphost: gateway to a stdio server", "argv", argv)
 		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.Serve(ctx, c) }, func() {}, nil
 	case cfg.upstream != "":
 		h := http.Header{}
 		for _, kv := range cfg.headers {
-			k, v, ok := strings.Cut(kv, ":")
-			k = strings.TrimSpace(k)
-			if !ok || k == "" || strings.ContainsAny(k, " \t") {
-				return nil, nil, fmt.Errorf("-upstream-header %q: want \"Name: value\"", kv)
+			k, v, err := parseHeader(kv)
+			if err != nil {
+				return nil, nil, err
 			}
-			h.Add(k, strings.TrimSpace(v))
+			h.Add(k, v)
 		}
 		g := &gateway.HTTP{URL: cfg.upstream, Header: h, ReadLimit: int64(cfg.readLimit),
 			Transport: http.DefaultTransport, Retry: cfg.sseRetry, Log: log}

@@ -38,6 +38,10 @@ import (
 // 2025-11-25), and the connection goes on in the legacy revision. The
 // verdict is kept for the gateway's lifetime: later connections get those
 // answers at once, and the command never sees such a request again.
+// DefaultStartTimeout is [Stdio].StartTimeout's default: a cold
+// "npx -y <package>" needs about 10 s.
+const DefaultStartTimeout = 30 * time.Second
+
 type Stdio struct {
 	Argv      []string      // the command, run directly (see [SplitCommand])
 	ReadLimit int64         // longest stdout line (message) accepted, in bytes
@@ -46,6 +50,11 @@ type Stdio struct {
 	// LogRate bounds the log lines per second a child causes (stderr,
 	// stdout lines that are not JSON); 0 means [DefaultLogRate].
 	LogRate int
+	// StartTimeout is how long a starting child has to answer the first
+	// request (initialize, or 2026-07-28 server/discover) before the
+	// gateway answers it with an error naming the timeout and the command;
+	// 0 means [DefaultStartTimeout].
+	StartTimeout time.Duration
 
 	legacyOnly atomic.Bool // the command exits on 2026-07-28 requests
 }
