@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,7 +20,9 @@ import (
 // mode, "modern" (go-sdk as is: it answers server/discover) or
 // "exit-on-discover" (it exits with status 3 when it receives
 // server/discover, as some servers do), and a file to which it appends
-// "start" when it starts and "discover" when it gets server/discover.
+// "start" when it starts and "discover" when it gets server/discover. Mode
+// "slow=DURATION" writes a line to stderr and sleeps that long before
+// reading anything (a cold "npx -y" start), then behaves as "modern".
 const fixtureFlag = "-stdio-fixture"
 
 func stdioFixture(args []string) int {
@@ -35,6 +39,14 @@ func stdioFixture(args []string) int {
 		}
 	}
 	note("start")
+	if d, ok := strings.CutPrefix(mode, "slow="); ok {
+		dur, err := time.ParseDuration(d)
+		if err != nil {
+			return 2
+		}
+		fmt.Fprintln(os.Stderr, "stdio-fixture: warming up")
+		time.Sleep(dur)
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "stdio-fixture", Version: "1"}, nil)
 	s.AddResource(&mcp.Resource{URI: "mem://fixture", Name: "fixture", MIMEType: "text/plain"},
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

@@ -67,7 +67,9 @@ func (g *Stdio) Serve(ctx context.Context, c *bridge.Conn) {
 	ctx, cancel := context.WithCancel(ctx) // ends the child's readers with the connection
 	defer cancel()
 	u := &stdioUpstream{g: g, ctx: ctx, in: make(chan childRead), local: make(chan jsonrpc.Message, 64),
-		probing: true, probes: map[jsonrpc.ID]*jsonrpc.Request{}}
+		probing: true, probes: map[jsonrpc.ID]*jsonrpc.Request{},
+		starting: map[jsonrpc.ID]*time.Timer{}, late: map[jsonrpc.ID]bool{}}
+	defer u.stopStartTimers()
 	if err := u.start(); err != nil {
 		g.Log.Error("gateway: cannot start the stdio server", "command", g.Argv[0], "err", err)
 		answerStartFailure(ctx, c, fmt.Errorf("cannot start the stdio server %q: %v", g.Argv[0], err))
@@ -96,6 +98,12 @@ type stdioUpstream struct {
 	probed    bool                            // a 2026-07-28 request went to the child while probing
 	restarted bool                            // the one restart has happened
 	probes    map[jsonrpc.ID]*jsonrpc.Request // 2026-07-28 requests of the probe phase not yet answered
+	// starting holds the handshake requests (initialize, server/discover)
+	// the child has not answered yet, each with its -start-timeout timer;
+	// late holds those the gateway answered itself when it fired, whose
+	// answer from the child, if it ever comes, is dropped.
+	starting map[jsonrpc.ID]*time.Timer
+	late     map[jsonrpc.ID]bool
 }
 
 type childRead struct {
@@ -184,10 +192,74 @@ func (u *stdioUpstream) Write(ctx context.Context, msg jsonrpc.Message) error {
 			u.probed = true
 			u.probes[req.ID] = req
 		}
+		if req.Method == "initialize" || req.Method == "server/discover" {
+			u.armStartTimer(req)
+		}
 		u.mu.Unlock()
 	}
 	_, conn := u.current()
 	return conn.Write(ctx, msg)
+}
+
+// armStartTimer gives the child -start-timeout to answer a handshake
+// request (u.mu held). A slow start is not a failure: nothing stops the
+// child meanwhile, and the browser's connect waits as long.
+func (u *stdioUpstream) armStartTimer(req *jsonrpc.Request) {
+	if old := u.starting[req.ID]; old != nil {
+		old.Stop()
+	}
+	d := u.g.StartTimeout
+	if d <= 0 {
+		d = DefaultStartTimeout
+	}
+	id, method := req.ID, req.Method
+	u.starting[id] = time.AfterFunc(d, func() {
+		u.mu.Lock()
+		if _, ok := u.starting[id]; !ok {
+			u.mu.Unlock()
+			return
+		}
+		delete(u.starting, id)
+		u.late[id] = true
+		ch := u.ch
+		u.mu.Unlock()
+		why := fmt.Sprintf("the stdio server %q did not answer %s within %v (-start-timeout)",
+			truncateRunes(strings.Join(u.g.Argv, " "), 200), method, d)
+		if last := ch.lastStderrLine(); last != "" {
+			why += fmt.Sprintf("; its last stderr line: %q", last)
+		}
+		ch.log.Warn("gateway: " + why)
+		e := &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "mcphost gateway: " + why, Data: retryableData}
+		select {
+		case u.local <- &jsonrpc.Response{ID: id, Error: e}:
+		case <-u.ctx.Done():
+		}
+	})
+}
+
+// answered disarms the start timer of id, and reports whether the answer
+// comes too late (the gateway answered it already).
+func (u *stdioUpstream) answered(id jsonrpc.ID) (late bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if t := u.starting[id]; t != nil {
+		t.Stop()
+		delete(u.starting, id)
+	}
+	if u.late[id] {
+		delete(u.late, id)
+		return true
+	}
+	return false
+}
+
+func (u *stdioUpstream) stopStartTimers() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for id, t := range u.starting {
+		t.Stop()
+		delete(u.starting, id)
+	}
 }
 
 // answerLocally answers a 2026-07-28 request as a legacy server would.
@@ -246,6 +318,10 @@ func (u *stdioUpstream) Read(ctx context.Context) (jsonrpc.Message, error) {
 			if stale {
 				continue
 			}
+			if resp, ok := r.msg.(*jsonrpc.Response); ok && r.err == nil && u.answered(resp.ID) {
+				u.log().Warn("gateway: dropped the stdio server's answer that came after -start-timeout", "id", resp.ID.Raw())
+				continue
+			}
 			if !restart {
 				return r.msg, r.err
 			}
@@ -259,6 +335,7 @@ func (u *stdioUpstream) Read(ctx context.Context) (jsonrpc.Message, error) {
 				return nil, r.err
 			}
 			for _, req := range probes {
+				u.answered(req.ID) // answered here, not by the child: no start timeout
 				if err := u.answerLocally(ctx, req, modernVersion(req)); err != nil {
 					return nil, err
 				}
@@ -296,6 +373,13 @@ type child struct {
 	stderrDone chan struct{} // closed when stderr reached EOF
 	mu         sync.Mutex
 	lastStderr string
+}
+
+// lastStderrLine is the last line the child wrote to stderr ("" if none).
+func (c *child) lastStderrLine() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lastStderr
 }
 
 // endReason describes how the child ended, with its last stderr line.
