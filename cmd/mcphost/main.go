@@ -338,10 +338,9 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 		return err
 	}
 	addr := ln.Addr().(*net.TCPAddr)
-	if !addr.IP.IsLoopback() && cfg.tokenFile == "" && len(cfg.allowedHosts) == 0 {
+	if err := cfg.checkListener(addr.IP); err != nil {
 		ln.Close()
-		return fmt.Errorf("-addr %s is not a loopback address and there is no -token-file: pass -allowed-hosts NAMES "+
-			"(the host names pages use to reach this server), or pages on any web site could read /mcp through DNS rebinding", cfg.addr)
+		return err
 	}
 	if !addr.IP.IsLoopback() {
 		log.Warn("mcphost: listening on a non-loopback address; anyone who can reach it can use /mcp" +
@@ -380,6 +379,19 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 		log.Warn("mcphost: sessions still closing at shutdown deadline")
 	}
 	return err
+}
+
+// checkListener refuses a listener that is not loopback with neither a
+// token file nor -allowed-hosts: any web page could then reach /mcp by DNS
+// rebinding (a name of its own resolved to this address), pass the
+// same-origin check and read every document.
+func (cfg *config) checkListener(ip net.IP) error {
+	if ip.IsLoopback() || cfg.tokenFile != "" || len(cfg.allowedHosts) > 0 {
+		return nil
+	}
+	return fmt.Errorf("-addr %s is not a loopback address and there is no -token-file: pass -allowed-hosts NAMES "+
+		"(the host names pages use to reach this server, e.g. -allowed-hosts chat.example.com), or require a token with -token-file; "+
+		"otherwise any web page could reach /mcp through DNS rebinding", cfg.addr)
 }
 
 // parseHeader splits an -upstream-header value "Name: value"; the name must

@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"os"
 	"strings"
 	"testing"
@@ -102,6 +104,21 @@ func TestParseFlags(t *testing.T) {
 			return c.maxRequest == 1<<20 && c.maxQueue == 2<<20 && c.writeTimeout == 5*time.Second && c.firstTimeout == 0 &&
 				c.idleTimeout == time.Minute && c.childLogRate == 7
 		}},
+		{"front door defaults", nil, "", func(c *config) bool {
+			return c.pingInterval == 25*time.Second && c.startTimeout == 30*time.Second && len(c.allowedHosts) == 0 && len(c.proxies) == 0
+		}},
+		{"front door", []string{"-ping-interval", "2s", "-start-timeout", "5s", "-allowed-hosts", "chat.test, *.example.com",
+			"-allowed-hosts", "lan.host:8080", "-trusted-proxy", "127.0.0.1/32,10.0.0.0/8", "-trusted-proxy", "::1"}, "", func(c *config) bool {
+			return c.pingInterval == 2*time.Second && c.startTimeout == 5*time.Second &&
+				strings.Join(c.allowedHosts, " ") == "chat.test *.example.com lan.host:8080" &&
+				len(c.proxies) == 3 && c.proxies[0].String() == "127.0.0.1/32" && c.proxies[2].String() == "::1/128"
+		}},
+		{"pings off", []string{"-ping-interval", "0"}, "", func(c *config) bool { return c.pingInterval == 0 }},
+		{"negative ping interval", []string{"-ping-interval", "-1s"}, "-ping-interval must be positive or 0", nil},
+		{"zero start timeout", []string{"-start-timeout", "0s"}, "-start-timeout must be positive", nil},
+		{"bad trusted proxy", []string{"-trusted-proxy", "proxy.lan"}, `-trusted-proxy "proxy.lan": want a CIDR`, nil},
+		{"bad allowed host", []string{"-allowed-hosts", "https://chat.test/"}, `-allowed-hosts "https://chat.test/"`, nil},
+		{"empty allowed host", []string{"-allowed-hosts", "a,,b"}, "empty entry", nil},
 		{"bad max request", []string{"-max-request", "0"}, "positive byte count", nil},
 		{"zero write timeout", []string{"-write-timeout", "0s"}, "-write-timeout must be positive", nil},
 		{"negative idle timeout", []string{"-idle-timeout", "-1s"}, "-idle-timeout must be positive or 0", nil},
@@ -142,9 +159,128 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 	for _, f := range []string{"-addr", "-docs", "-stdio", "-upstream", "-upstream-header", "-origin", "-token-file",
 		"-page-size", "-max-conns", "-read-limit", "-resource-blind", "-no-web", "(default 64MiB)", "(default 50)", "(default 64)",
 		"-max-request", "(default 4MiB)", "-max-queue", "(default 8MiB)", "-write-timeout", "(default 30s)",
-		"-first-request-timeout", "(default 10s)", "-idle-timeout", "(default 2m0s)", "-child-log-rate", "(default 20)"} {
+		"-first-request-timeout", "(default 10s)", "-idle-timeout", "(default 2m0s)", "-child-log-rate", "(default 20)",
+		"-ping-interval", "(default 25s)", "-start-timeout", "(default 30s)", "-allowed-hosts", "-trusted-proxy"} {
 		if !strings.Contains(out.String(), f) {
 			t.Errorf("-h output does not mention %s", f)
+		}
+	}
+}
+
+// TestFlagValidation: -origin patterns, -upstream and -upstream-header are
+// checked at start; a refusal names the value, what is wrong and (for
+// -origin) the accepted forms.
+func TestFlagValidation(t *testing.T) {
+	t.Parallel()
+	originPatterns := []struct {
+		pattern string
+		err     string // "" = accepted
+	}{
+		{"http://localhost:5173", ""},
+		{"https://chat.example.com", ""},
+		{"HTTP://LOCALHOST:5173", ""},
+		{"http://127.0.0.1:*", ""},
+		{"https://*.example.com", ""},
+		{"*.example.com", ""},
+		{"localhost:5173", ""},
+		{"http://[::1]:8080", ""},
+		{"chrome-extension://abcdefghijklmnop", ""},
+		{"http://localhost:5173/", "has a trailing slash (an origin has no path: use http://localhost:5173)"},
+		{"https://chat.example.com/app", "has a path (an origin has no path: use https://chat.example.com)"},
+		{"http://localhost:5173?x=1", "has a query (use http://localhost:5173)"},
+		{"http://localhost:5173#top", "has a fragment"},
+		{"", "is empty"},
+		{"   ", "is empty"},
+		{"null", `"null" origin`},
+		{"http://", "has no host"},
+		{"http://exa mple.com", "white space"},
+		{"http://bad_host!:80", "invalid host"},
+		{"http://localhost:port", "invalid port"},
+		{"http://localhost:99999", "port out of range"},
+		{"http://localhost:", "empty port"},
+		{"http://user@localhost", "user information"},
+		{"1http://x", "invalid scheme"},
+		{"http:localhost", `scheme without "//"`},
+		{"http://[::1", "unterminated IPv6"},
+	}
+	for _, tc := range originPatterns {
+		_, err := parseFlags([]string{"-origin", tc.pattern}, io.Discard)
+		if tc.err == "" {
+			if err != nil {
+				t.Errorf("-origin %q refused: %v", tc.pattern, err)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("-origin %q accepted", tc.pattern)
+			continue
+		}
+		for _, want := range []string{tc.err, fmt.Sprintf("%q", tc.pattern), "accepted forms: scheme://host[:port]"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("-origin %q: %v; want it to contain %s", tc.pattern, err, want)
+			}
+		}
+	}
+	upstreams := []struct {
+		url string
+		ok  bool
+	}{
+		{"http://127.0.0.1:8000/mcp", true}, {"https://mcp.example.com/mcp", true},
+		{"ftp://x/mcp", false}, {"mcp.example.com/mcp", false}, {"http://", false}, {"ws://127.0.0.1/mcp", false},
+	}
+	for _, tc := range upstreams {
+		_, err := parseFlags([]string{"-upstream", tc.url}, io.Discard)
+		if (err == nil) != tc.ok || err != nil && !strings.Contains(err.Error(), "http:// or https:// URL") {
+			t.Errorf("-upstream %q: %v", tc.url, err)
+		}
+	}
+	headers := []struct {
+		header, err string
+	}{
+		{"Authorization: Bearer x", ""},
+		{"X-Api-Key:abc", ""},
+		{"X-Empty:", ""},
+		{"Authorization Bearer x", "no colon"},
+		{": x", "empty name"},
+		{"Bad Name: x", `character ' ' in the name`},
+		{"X(y): z", `character '(' in the name`},
+		{"X-A: b\x01c", "control character"},
+	}
+	for _, tc := range headers {
+		_, err := parseFlags([]string{"-upstream", "http://127.0.0.1:1/mcp", "-upstream-header", tc.header}, io.Discard)
+		if tc.err == "" {
+			if err != nil {
+				t.Errorf("-upstream-header %q refused: %v", tc.header, err)
+			}
+		} else if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), `want "Name: value"`) {
+			t.Errorf("-upstream-header %q: %v; want %q", tc.header, err, tc.err)
+		}
+	}
+}
+
+// TestNonLoopbackListener: a listener that is not loopback needs
+// -allowed-hosts or -token-file (DNS rebinding); loopback needs neither.
+func TestNonLoopbackListener(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		ip   string
+		args []string
+		ok   bool
+	}{
+		{"127.0.0.1", nil, true},
+		{"::1", nil, true},
+		{"0.0.0.0", nil, false},
+		{"192.168.1.5", nil, false},
+		{"0.0.0.0", []string{"-allowed-hosts", "chat.lan"}, true},
+		{"192.168.1.5", []string{"-token-file", "tokens"}, true},
+	} {
+		cfg, err := parseFlags(tc.args, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = cfg.checkListener(net.ParseIP(tc.ip))
+		if (err == nil) != tc.ok || err != nil && (!strings.Contains(err.Error(), "-allowed-hosts") || !strings.Contains(err.Error(), "DNS rebinding")) {
+			t.Errorf("%s %q: %v", tc.ip, tc.args, err)
 		}
 	}
 }

@@ -160,3 +160,59 @@ func TestWebPage(t *testing.T) {
 		t.Errorf("-no-web: GET / = %d, want 404", r.StatusCode)
 	}
 }
+
+// diagnosis GETs the endpoint with Accept: application/json and headers
+// and returns the status, the Retry-After and the body.
+func diagnosis(t *testing.T, host string, hdr map[string]string) (int, string, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, "http://"+host+"/mcp", nil)
+	req.Header.Set("Accept", "application/json")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.Header.Get("Access-Control-Allow-Origin") != hdr["Origin"] {
+		t.Errorf("Access-Control-Allow-Origin %q for Origin %q", resp.Header.Get("Access-Control-Allow-Origin"), hdr["Origin"])
+	}
+	return resp.StatusCode, resp.Header.Get("Retry-After"), strings.TrimSpace(string(b))
+}
+
+// TestRefusalDiagnosis: what a refused page reads from the endpoint (the
+// contract the browser module relies on), exactly, through the binary.
+func TestRefusalDiagnosis(t *testing.T) {
+	t.Parallel()
+	tf := filepath.Join(t.TempDir(), "tokens")
+	os.WriteFile(tf, []byte("good-token platform\n"), 0o600)
+	host, _ := startServer(t, testConfig(t, "-token-file", tf, "-origin", "http://localhost:5173", "-max-conns", "1"))
+	self := "http://" + host
+	for _, tc := range []struct {
+		name string
+		hdr  map[string]string
+		code int
+		body string
+	}{
+		{"foreign origin", map[string]string{"Origin": "http://127.0.0.1:5173"}, 403,
+			`{"code":403,"reason":"origin \"http://127.0.0.1:5173\" is not allowed","fix":"start mcphost with -origin http://127.0.0.1:5173"}`},
+		{"missing token", map[string]string{"Origin": self}, 401,
+			`{"code":401,"reason":"this server requires a token","fix":"pass connect(url, { token }) with a token of the server's -token-file (offered as subprotocol \"mcp.token.\u003ctoken\u003e\")"}`},
+		{"wrong token", map[string]string{"Origin": "http://localhost:5173", "Authorization": "Bearer bad-token"}, 401,
+			`{"code":401,"reason":"the token was refused","fix":"pass connect(url, { token }) with a token listed in the server's -token-file"}`},
+		{"may connect", map[string]string{"Origin": self, "Authorization": "Bearer good-token"}, 200,
+			`{"code":200,"reason":"this page may connect"}`},
+	} {
+		code, _, body := diagnosis(t, host, tc.hdr)
+		if code != tc.code || body != tc.body {
+			t.Errorf("%s: %d %s\nwant %d %s", tc.name, code, body, tc.code, tc.body)
+		}
+	}
+	mcptest.Dial(t, host, &bridge.Options{Token: "good-token"})
+	code, retry, body := diagnosis(t, host, map[string]string{"Origin": self, "Authorization": "Bearer good-token"})
+	if code != 503 || retry != "5" || !strings.Contains(body, `"reason":"too many connections (max 1)"`) {
+		t.Errorf("full cap: %d Retry-After %q %s", code, retry, body)
+	}
+}
