@@ -63,14 +63,21 @@
 //     {"httpStatus":400,"reason":"Bad Request: Unsupported protocol version (supported versions: 2026-07-28)","retryable":false}.
 //     The connection stays open: a later request may use another revision.
 //   - It answered 404, 408, 429 or 5xx without one, or a 2xx without a
-//     JSON-RPC response (a stream that ended first): retryable. Code -32603,
-//     the same message form, data {"httpStatus":502,"reason":"bad gateway","retryable":true}.
+//     JSON-RPC response (a stream that ended first; an HTML page or another
+//     Content-Type than application/json and text/event-stream; a JSON body
+//     that does not parse, in either revision): retryable. Code -32603, the
+//     same message form, data {"httpStatus":502,"reason":"bad gateway","retryable":true}
+//     (for a web page: reason "Content-Type \"text/html\" is neither
+//     application/json nor text/event-stream: ... (is the -upstream URL a
+//     Streamable HTTP MCP endpoint?)"). An upstream that answered is never
+//     "could not be reached".
 //   - A legacy request carrying a session id got 404: the session is gone.
 //     Code -32603, data {"httpStatus":404,"reason":"session not found","retryable":true,"reconnect":true};
 //     the gateway then closes the browser's socket, so that the client
 //     reconnects and initializes again. Requests still waiting are answered
 //     -32603 naming the session's end, data {"retryable":true}.
-//   - No HTTP answer at all (connection refused, reset, DNS): code -32603,
+//   - No HTTP answer at all (connection refused, reset, DNS; also a redirect
+//     whose target gives none): code -32603,
 //     message "mcphost gateway: the upstream server could not be reached:
 //     <error>", data {"retryable":true}.
 //

@@ -362,6 +362,51 @@ func (u *httpUpstream) listenOnce(lastID *string, delay *time.Duration) (progres
 	return progressed, false
 }
 
+// notMCP checks a 2xx answer to a legacy POST: it must be 202 (a
+// notification or response accepted), an SSE stream, or one JSON value. An
+// answer that is none of these (an HTML page from a web server, a body that
+// is not JSON) is read and returned as an httpAnswer naming its status and
+// what is wrong, so that the browser is told what the upstream answered
+// (go-sdk would report a decoding failure, or end the connection); nil when
+// the answer is fine (its body then passes on unread, or re-wrapped).
+func (t *stampTransport) notMCP(resp *http.Response) *httpAnswer {
+	if resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent {
+		return nil
+	}
+	ct := resp.Header.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct)
+	switch mt {
+	case "text/event-stream":
+		return nil
+	case "application/json":
+		limit := t.u.g.ReadLimit
+		if limit <= 0 {
+			limit = 64 << 20
+		}
+		data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(data))
+		if err != nil || int64(len(data)) > limit {
+			return nil // go-sdk reports the read failure or the limit itself
+		}
+		if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed) {
+			return nil
+		}
+		return &httpAnswer{status: resp.StatusCode,
+			reason: "the body is not a JSON-RPC message: " + oneLine(truncateRunes(string(data), 100))}
+	}
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	resp.Body.Close()
+	why := fmt.Sprintf("Content-Type %q is neither application/json nor text/event-stream", truncateRunes(ct, 100))
+	if ct == "" {
+		why = "no Content-Type (want application/json or text/event-stream)"
+	}
+	if isText(ct, body) && len(bytes.TrimSpace(body)) > 0 {
+		why += ": " + oneLine(truncateRunes(string(body), 100))
+	}
+	return &httpAnswer{status: resp.StatusCode, reason: why + " (is the -upstream URL a Streamable HTTP MCP endpoint?)"}
+}
+
 // stampTransport carries go-sdk's legacy requests. It adds the
 // -upstream-header headers to every request and, once negotiated,
 // MCP-Protocol-Version (go-sdk's raw connection sends it only when its own
@@ -387,11 +432,18 @@ func (t *stampTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		r.Header.Set("Mcp-Protocol-Version", v)
 	}
 	resp, err := t.base.RoundTrip(r)
-	if err != nil || resp.StatusCode < 400 || r.Method != http.MethodPost {
+	if err != nil || r.Method != http.MethodPost || resp.StatusCode < 200 {
 		return resp, err
 	}
+	var a *httpAnswer
 	sid := r.Header.Get("Mcp-Session-Id")
-	a := readAnswer(resp, sid != "")
+	if resp.StatusCode < 400 {
+		if a = t.notMCP(resp); a == nil {
+			return resp, nil
+		}
+	} else {
+		a = readAnswer(resp, sid != "")
+	}
 	var id jsonrpc.ID
 	method := "a request"
 	if r.GetBody != nil {
