@@ -65,7 +65,9 @@ laid out as {team}/{kind}/{name}. With -stdio or -upstream, /mcp is a gateway:
 each WebSocket connection gets its own upstream process or session.
 
 Every bound below has a default that holds against a hostile client or
-server; README.md's Security section lists them.
+server; README.md's Security section lists them. A refused page learns why
+from GET /mcp with Accept: application/json ({"code","reason","fix"});
+README.md's Troubleshooting section shows each refusal and its fix.
 
 Flags:
 `
@@ -169,7 +171,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.stdio, "stdio", "", "gateway: run `\"CMD ARGS\"` once per WebSocket connection and relay to it over stdio;\nsplit with shell quoting rules, never run by a shell, no expansion")
 	fs.StringVar(&cfg.upstream, "upstream", "", "gateway: relay each WebSocket connection to its own session on the Streamable HTTP MCP server at `URL`")
 	fs.Var(&cfg.headers, "upstream-header", "add the header `\"K: V\"` to every request to -upstream (repeatable), e.g. \"Authorization: Bearer ...\"")
-	fs.Var(&cfg.origins, "origin", "also allow WebSocket connections from pages at origins matching `PATTERN` (repeatable),\ne.g. http://localhost:5173 or *.example.com; the same origin is always allowed, \"null\" never")
+	fs.Var(&cfg.origins, "origin", "also allow WebSocket connections from pages at origins matching `PATTERN` (repeatable):\nscheme://host[:port] matches that scheme only (http://localhost:5173, http://127.0.0.1:*),\nhost[:port] any scheme (*.example.com); no path or trailing slash; * is the wildcard;\nthe same origin (scheme and host) is always allowed, \"null\" never")
 	fs.StringVar(&cfg.tokenFile, "token-file", "", "require a token: each line of `FILE` is \"token team1,team2\" (\"*\" = every team);\nclients offer the subprotocol \"mcp.token.<token>\" next to \"mcp\"; documents are scoped to the teams")
 	fs.IntVar(&cfg.pageSize, "page-size", 50, "resources/list page size of the documents server (`N`)")
 	fs.IntVar(&cfg.maxConns, "max-conns", 64, "refuse WebSocket connections past `N` concurrent ones with 503")
