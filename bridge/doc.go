@@ -52,7 +52,15 @@
 // a connection cap; see [EndpointOptions]) and hands each connection to a
 // function as a [Conn], which is a go-sdk mcp.Connection. [ServerHandler]
 // and [Serve] run go-sdk servers over it, one per connection if wanted, so a
-// server holds only what that connection's principal may see.
+// server holds only what that connection's principal may see. A refused
+// upgrade is an HTTP 401, 403 or 503 (with Retry-After), never an MCP
+// message; since browsers hide it behind a 1006 close, a plain GET with
+// Accept: application/json is answered, with CORS for the requesting
+// origin, with the verdict an upgrade would get: {"code": 200|401|403|503,
+// "reason": "...", "fix": "..."} (the token as "Authorization: Bearer"). The
+// Origin and Host checks believe forwarding headers only from
+// [EndpointOptions].TrustedProxies, and every connection gets WebSocket
+// pings when the server has been silent for [EndpointOptions].PingInterval.
 //
 // The relay frame codec ([EncodeRelayAnswer], [DecodeRelayAnswer],
 // [DecodeRelayAsk]) frames a provider relay's read-resource exchange.
@@ -64,7 +72,7 @@
 // browser build would link net/http. Differences:
 //
 //   - The server side does not exist: [Endpoint], [EndpointOptions],
-//     [ServerHandler], [Serve], [Transport] and [HostIsLoopback] are native
+//     [ServerHandler], [Serve], [Transport], [HostIsLoopback], [CheckOriginPattern] and [ParseTrustedProxy] are native
 //     only, and the wasm build never links go-sdk's mcp package.
 //   - A frame over the read limit is refused after the browser has received
 //     it whole; natively it is refused while it is read.
