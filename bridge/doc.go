@@ -72,8 +72,9 @@
 // browser build would link net/http. Differences:
 //
 //   - The server side does not exist: [Endpoint], [EndpointOptions],
-//     [ServerHandler], [Serve], [Transport], [HostIsLoopback], [CheckOriginPattern] and [ParseTrustedProxy] are native
-//     only, and the wasm build never links go-sdk's mcp package.
+//     [ServerHandler], [Serve], [Transport], [HostIsLoopback],
+//     [CheckOriginPattern] and [ParseTrustedProxy] are native only, and the
+//     wasm build never links go-sdk's mcp package.
 //   - A frame over the read limit is refused after the browser has received
 //     it whole; natively it is refused while it is read.
 //   - A page may send only close codes 1000 and 3000–4999, so another code
