@@ -116,7 +116,10 @@ type Session struct {
 
 // Dial opens a WebSocket to url with subprotocol "mcp", performs initialize
 // (protocol [ProtocolVersion]) and sends notifications/initialized. ctx bounds
-// the handshake only.
+// dialling and the handshake; without a deadline, each is bounded by
+// Options.Timeout. An upgrade the server refuses with HTTP 401 or 403 fails
+// with kind [KindRefused] (Code the status, Data {reason, fix}); with 503,
+// kind unavailable and [Error].RetryAfter set from its Retry-After.
 func Dial(ctx context.Context, url string, opts *Options) (*Session, error) {
 	o := Options{}
 	if opts != nil {
@@ -150,10 +153,22 @@ func Dial(ctx context.Context, url string, opts *Options) (*Session, error) {
 		}
 		protos = append(protos, TokenPrefix+o.Token)
 	}
-	dctx, cancel := context.WithTimeout(ctx, o.Timeout)
-	defer cancel()
+	dctx := ctx
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+	}
 	ws, err := dialSocket(dctx, url, protos)
 	if err != nil {
+		if r, ok := err.(*refusal); ok {
+			return nil, refusalError(url, r)
+		}
+		if dctx.Err() != nil {
+			e := fromContext(dctx, "", "")
+			e.Message = fmt.Sprintf("dial %s: %s", url, e.Message)
+			return nil, e
+		}
 		return nil, newError(KindUnavailable, fmt.Errorf("%w: %v", ErrConnectionLost, err), "", "", "dial %s: %v", url, err)
 	}
 	if p := ws.subprotocol(); p != Subprotocol {

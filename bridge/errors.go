@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -26,6 +28,12 @@ const (
 	KindProtocol    Kind = "protocol"    // a peer sent something that breaks the protocol
 	KindCancelled   Kind = "cancelled"   // the caller cancelled the call
 	KindPermanent   Kind = "error"       // any other server error
+
+	// KindRefused: the server refused the connection before any MCP message
+	// (HTTP 401 or 403: a foreign Origin, a Host it does not serve, a missing
+	// or wrong token). A configuration error, never retryable: Code is the
+	// HTTP status and Data {reason, fix} says what to change.
+	KindRefused Kind = "refused"
 )
 
 // JSON-RPC and MCP error codes this package interprets.
@@ -80,6 +88,9 @@ type Error struct {
 	Method  string          `json:"method,omitempty"`
 	URI     string          `json:"uri,omitempty"`
 	Err     error           `json:"-"` // the cause: a *jsonrpc.Error, a sentinel above, or a context error
+	// RetryAfter is how long the server asked to be left alone before the
+	// next attempt (HTTP Retry-After of a 503 refusal); 0 when it did not say.
+	RetryAfter time.Duration `json:"-"`
 }
 
 func (e *Error) Error() string {
@@ -216,4 +227,70 @@ func IsNotFound(err error) bool {
 func IsRetryable(err error) bool {
 	e, ok := AsError(err)
 	return ok && e.Retryable()
+}
+
+// A refusal is an HTTP answer to the WebSocket upgrade that is not one: 401,
+// 403 or 503 with the server's reason, its suggested fix and Retry-After.
+// Natively it comes from the upgrade's response; in the browser, which hides
+// that response behind a 1006 close, from the endpoint's diagnosis (GET with
+// Accept: application/json, answered {code, reason, fix}).
+type refusal struct {
+	status      int
+	reason, fix string
+	retryAfter  time.Duration
+}
+
+// Unwrap makes a refusal an [ErrConnectionLost]: no connection was made.
+func (r *refusal) Unwrap() error { return ErrConnectionLost }
+
+func (r *refusal) Error() string {
+	s := "HTTP " + strconv.Itoa(r.status)
+	if r.reason != "" {
+		s += ": " + r.reason
+	}
+	if r.fix != "" {
+		s += ": " + r.fix
+	}
+	return s
+}
+
+// Bounds of a refusal's texts and of the Retry-After honoured.
+const (
+	maxRefusalText = 512
+	// MaxRetryAfter caps the Retry-After a connection attempt honours, so a
+	// server cannot park a page for hours.
+	MaxRetryAfter = time.Minute
+)
+
+// refusalError is the [Error] of a refused upgrade of url: 401 and 403 are
+// kind refused (permanent: Data {reason, fix}), 503 and anything else
+// unavailable (retryable: Data {reason, fix, retryAfterMs}).
+func refusalError(url string, r *refusal) *Error {
+	status := strconv.Itoa(r.status)
+	reason := truncateBytes(strings.TrimSpace(r.reason), maxRefusalText)
+	fix := truncateBytes(strings.TrimSpace(r.fix), maxRefusalText)
+	if reason == "" {
+		reason = "HTTP " + status
+	}
+	ra := min(max(r.retryAfter, 0), MaxRetryAfter)
+	e := &Error{Kind: KindUnavailable, Code: int64(r.status), RetryAfter: ra, Err: r}
+	if r.status == 401 || r.status == 403 {
+		e.Kind = KindRefused
+	}
+	data := append([]byte(`{"reason":`), jsonString(reason)...)
+	e.Message = url + " refused the connection (HTTP " + status + "): " + reason
+	if fix != "" {
+		data = append(append(data, `,"fix":`...), jsonString(fix)...)
+		e.Message += ": " + fix
+	}
+	if ra > 0 {
+		data = append(append(data, `,"retryAfterMs":`...), strconv.FormatInt(ra.Milliseconds(), 10)...)
+	}
+	e.Data = append(data, '}')
+	return e
+}
+
+func jsonString(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"syscall/js"
 	"time"
+
+	json "github.com/segmentio/encoding/json"
 )
 
 // jsOpenSocket is web/socket.js's openSocket, which mcphost.js lends the
@@ -86,7 +88,11 @@ func dialBatch(ctx context.Context, url string, protos []string) (socket, error)
 			return s, nil
 		case 2:
 			ce := s.closeErr()
+			r := s.diagnosis()
 			s.release()
+			if r != nil {
+				return nil, r
+			}
 			return nil, fmt.Errorf("connection refused or closed before it opened: %v", ce)
 		}
 		select {
@@ -104,6 +110,32 @@ func (s *batchSocket) closeErr() error {
 		return errSocketGone
 	}
 	return &jsCloseError{code: c.Get("code").Int(), reason: c.Get("reason").String(), wasClean: c.Get("wasClean").Bool()}
+}
+
+// diagnosis is the endpoint's answer socket.js asked for after the socket
+// closed before it opened (diagnosis(): JSON {code, reason, fix,
+// retryAfterMs}, only for an answer with code 401, 403 or 503), or nil.
+// (One JSON text crosses, not four properties: each syscall/js call site
+// costs the module size.)
+func (s *batchSocket) diagnosis() *refusal {
+	d, err := jsCall(s.js, "diagnosis")
+	if err != nil || d.Type() != js.TypeString {
+		return nil
+	}
+	var v struct {
+		Code         int     `json:"code"`
+		Reason       string  `json:"reason"`
+		Fix          string  `json:"fix"`
+		RetryAfterMs float64 `json:"retryAfterMs"`
+	}
+	if json.Unmarshal([]byte(d.String()), &v) != nil {
+		return nil
+	}
+	switch v.Code {
+	case 401, 403, 503:
+		return &refusal{status: v.Code, reason: v.Reason, fix: v.Fix, retryAfter: time.Duration(v.RetryAfterMs) * time.Millisecond}
+	}
+	return nil
 }
 
 func (s *batchSocket) read(ctx context.Context) ([]byte, bool, error) {

@@ -24,8 +24,15 @@ const (
 // Options configures [Connect]. A nil *Options means defaults.
 type Options struct {
 	// Timeout and ToolTimeout bound calls without their own deadline
-	// (defaults 5 s and 60 s).
+	// (defaults 5 s and 60 s), not connecting.
 	Timeout, ToolTimeout time.Duration
+	// ConnectTimeout bounds one connection window: dialling and the
+	// handshake (initialize, or server/discover in 2026-07-28), retryable
+	// failures retried inside it with the backoff below (default 30 s).
+	// Connect fails when its window fails; reconnecting opens windows until
+	// one connects. A refusal (kind refused) or a failure whose data says
+	// retryable false is never retried. See connect.go for the policy.
+	ConnectTimeout time.Duration
 	// RefreshDeadline bounds Refresh and the confirming reads of tool
 	// results (default 800 ms).
 	RefreshDeadline time.Duration
@@ -128,7 +135,9 @@ func (h *Host) tr(window string) {
 }
 
 // Connect dials url, initializes, and starts listing resources and templates
-// into the picker index in the background.
+// into the picker index in the background. Dialling and the handshake are
+// retried within Options.ConnectTimeout (ctx may end it sooner); it fails
+// with the last error.
 func Connect(ctx context.Context, url string, opts *Options) (*Host, error) {
 	o := Options{}
 	if opts != nil {
@@ -151,14 +160,17 @@ func connect(ctx context.Context, url string, d dialer, opts *Options) (*Host, e
 	if o.HealthyAfter <= 0 {
 		o.HealthyAfter = DefaultHealthyAfter
 	}
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = DefaultConnectTimeout
+	}
 	o.Attach.Markdown = cachedMarkdown(o.Attach.Markdown)
 	h := &Host{
 		url: url, o: o, dial: d, atts: map[string]*entry{}, backoff: o.BackoffMin, owed: map[string]int{},
 		index: attach.NewIndex(), ledger: dedupe.New(o.Dedupe), events: newEventQueue(o.OnEvent),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
-	h.gen = 1
-	s, err := d(ctx, sink{h, 1}, o.Protocol)
+	h.gen, h.proto = 1, o.Protocol
+	s, err := h.dialWindow(ctx, 1)
 	if err != nil {
 		h.cancel()
 		h.events.close()

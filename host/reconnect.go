@@ -2,16 +2,14 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 	"time"
-
-	"github.com/mcphost/mcphost/bridge"
 )
 
-// watch follows session generation gen until it ends, then reconnects with
-// capped exponential backoff. The backoff starts again from BackoffMin only
-// after a connection stayed up for HealthyAfter, so a peer that fails right
-// after each handshake cannot cause a tight loop.
+// watch follows session generation gen until it ends, then reconnects by
+// the connection policy (connect.go): after the backoff, windows of
+// ConnectTimeout until one connects. The backoff starts again from
+// BackoffMin only after a connection stayed up for HealthyAfter, so a peer
+// that fails right after each handshake cannot cause a tight loop.
 func (h *Host) watch(s session, gen uint64) {
 	select {
 	case <-s.Done():
@@ -42,31 +40,23 @@ func (h *Host) watch(s session, gen uint64) {
 	}
 	h.mu.Unlock()
 	for {
-		h.mu.Lock()
-		wait := h.backoff
-		h.backoff = min(h.backoff*2, h.o.BackoffMax)
-		next := h.gen + 1
-		proto := h.proto
-		h.mu.Unlock()
+		next := h.nextGen()
 		select {
 		case <-h.ctx.Done():
 			return
-		case <-time.After(wait):
+		case <-time.After(h.nextBackoff()):
 		}
-		ctx, cancel := context.WithTimeout(h.ctx, h.callTimeout())
 		// The revision found is reused: no new probe, unless the server
 		// refused it (it changed), then negotiate as configured again.
-		ns, err := h.dial(ctx, sink{h, next}, proto)
-		cancel()
+		ns, err := h.dialWindow(h.ctx, next)
 		if err != nil {
-			if e, ok := bridge.AsError(err); ok && e.Kind == bridge.KindUnsupported {
-				h.mu.Lock()
-				h.proto = h.o.Protocol
-				h.mu.Unlock()
+			if h.ctx.Err() != nil {
+				return
 			}
 			if permanent(err) {
-				// The upstream refused for good (a gateway's -31000, data
-				// retryable false): retrying would only repeat the refusal.
+				// Refused for good (kind refused, or an upstream's -31000
+				// with data retryable false): retrying would only repeat the
+				// refusal.
 				h.mu.Lock()
 				h.emit(Event{Type: EventDisconnected, Reason: "not reconnecting: " + err.Error()})
 				for _, u := range append([]string(nil), h.order...) {
@@ -101,19 +91,6 @@ func (h *Host) watch(s session, gen uint64) {
 	}
 }
 
-// permanent reports an error whose data says retrying cannot help
-// ({"retryable": false}, as mcphost's gateway answers a permanent 4xx).
-func permanent(err error) bool {
-	e, ok := bridge.AsError(err)
-	if !ok || len(e.Data) == 0 || e.Retryable() {
-		return false
-	}
-	var d struct {
-		Retryable *bool `json:"retryable"`
-	}
-	return json.Unmarshal(e.Data, &d) == nil && d.Retryable != nil && !*d.Retryable
-}
-
 // resyncLocked watches every entry on the new session, in one Watch call;
 // each is read again once its watch is answered. h.mu is held.
 func (h *Host) resyncLocked(s session) []demand {
@@ -142,4 +119,11 @@ func (h *Host) resyncLocked(s session) []demand {
 		h.watchAdd(s, uris...)
 	}
 	return ds
+}
+
+// nextGen is the generation the next session will have.
+func (h *Host) nextGen() uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.gen + 1
 }

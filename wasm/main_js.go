@@ -382,11 +382,9 @@ func (a *api) connect(args []js.Value) any {
 		detail, parts := eventValue(e)
 		onEvent.Invoke(e.Type, detail, parts)
 	}
-	var timeout float64
-	if opts.Timeout > 0 {
-		timeout = float64(opts.Timeout / time.Millisecond)
-	}
-	ctx, finish := a.callContext(callID, timeout)
+	// The host bounds connecting itself (ConnectTimeout, retries inside):
+	// the call's context only carries the page's signal.
+	ctx, finish := a.callContext(callID, 0)
 	go func() {
 		var h *host.Host
 		var err error
@@ -431,6 +429,7 @@ func hostOptions(o js.Value) (*host.Options, error) {
 		return int64(v.Float())
 	}
 	opts.Timeout, opts.ToolTimeout, opts.RefreshDeadline = ms("timeoutMs"), ms("toolTimeoutMs"), ms("refreshDeadlineMs")
+	opts.ConnectTimeout = ms("connectTimeoutMs")
 	if v := o.Get("acceptImages"); v.Type() == js.TypeObject {
 		n := v.Length()
 		opts.Attach.AcceptImages = make([]string, 0, n)

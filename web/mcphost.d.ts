@@ -16,13 +16,28 @@
 /** Connects to an MCP server over WebSocket (subprotocol "mcp"), initializes,
  * and starts listing resources and templates into the picker index in the
  * background (progress arrives as `listprogress` events). Rejects with an
- * {@link MCPError} when the server cannot be reached or initialized. */
+ * {@link MCPError} when the server cannot be reached or initialized within
+ * connectTimeoutMs (retryable failures are retried inside it: the last one
+ * rejects, e.g. kind "unavailable"), at once with kind "refused" when the
+ * server refuses the connection (HTTP 401/403: origin, host or token). */
 export function connect(url: string | URL, options?: ConnectOptions): Promise<Host>
 
 /** Options of {@link connect}. Every field is optional; defaults are shown. */
 export interface ConnectOptions {
-  /** Deadline of each request without its own timeoutMs, and of connecting. Default 5000. */
+  /** Deadline of each request without its own timeoutMs (resources/*,
+   * completion, listing; not connecting: see connectTimeoutMs). Default 5000. */
   timeoutMs?: number
+  /** Time allowed to connect: dialling and the handshake (initialize, or
+   * server/discover in 2026-07-28) together, for connect() and for each
+   * reconnect window. The handshake request waits for what remains of it,
+   * not timeoutMs, so a server that starts slowly (a cold `npx` behind
+   * `mcphost -stdio`) is waited for. Retryable failures inside it (kind
+   * "unavailable" or "timeout": refused socket, 1006 close, 503 cap) are
+   * retried after a backoff of 100 ms doubling to 5 s (or the server's
+   * Retry-After, at most 60 s, when longer); connect() rejects with the last
+   * failure when it ends. Kind "refused" and errors whose data says
+   * retryable false fail at once and are never retried. Default 30000. */
+  connectTimeoutMs?: number
   /** Deadline of tools/call. Default 60000. */
   toolTimeoutMs?: number
   /** How long refresh() waits for re-reads before marking the rest stale. Default 800. */
@@ -58,7 +73,11 @@ export interface ConnectOptions {
   /** Where mcphost.wasm is. Default: "mcphost.wasm" next to mcphost.js. Only
    * the first connect() of a page loads the module; later values are ignored. */
   wasmUrl?: string | URL
-  /** Reconnect with capped exponential backoff after a lost connection. Default true. */
+  /** Reconnect after a lost connection, by the same policy as connect()
+   * (see connectTimeoutMs): after the backoff, windows of connectTimeoutMs
+   * until one connects; the backoff restarts from 100 ms once a connection
+   * stayed up 10 s. A refusal (kind "refused", or data.retryable false) stops
+   * reconnecting (a `disconnected` event says "not reconnecting"). Default true. */
   reconnect?: boolean
   /** The MCP revision to speak. "auto" (default) sends server/discover and
    * speaks 2026-07-28 when the server lists it, else initializes at
@@ -89,10 +108,15 @@ export interface CallOptions {
  * - limit: a size limit was exceeded
  * - protocol: a malformed message, a panic in the module, or the Go runtime exited
  * - cancelled: the caller's signal aborted the call
- * - error: any other error the server returned */
+ * - error: any other error the server returned
+ * - refused: the server refused the connection (HTTP 401: missing or wrong
+ *   token; 403: foreign Origin or Host). A configuration error: never
+ *   retryable. code is the HTTP status, data is { reason, fix } and the
+ *   message names both. (A full connection cap, 503, is "unavailable" with
+ *   code 503 and data { reason, fix, retryAfterMs }.) */
 export type ErrorKind =
   | "not_found" | "invalid" | "unsupported" | "unavailable" | "timeout"
-  | "limit" | "protocol" | "cancelled" | "error"
+  | "limit" | "protocol" | "cancelled" | "error" | "refused"
 
 /** Every failure of this API. A real Error subclass. */
 export class MCPError extends Error {
@@ -104,6 +128,7 @@ export class MCPError extends Error {
   /** The JSON-RPC error code the server sent (e.g. -32002); for an error part
    * the attach code string ("too_large", "bad_base64", "neither_payload",
    * "both_payloads", "missing_uri", "malformed_part", "bad_contents");
+   * the HTTP status for a refused connection (401, 403, 503);
    * 0 for local failures (timeouts, lost connection, cancellation). */
   readonly code: number | string
   /** The error's data exactly as the server sent it (parsed JSON), or undefined. */

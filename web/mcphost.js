@@ -14,7 +14,7 @@ export { displayText, marker, hasHiddenText, escapeAttribute, escapeDocumentText
 
 const KINDS = new Set([
   'not_found', 'invalid', 'unsupported', 'unavailable', 'timeout',
-  'limit', 'protocol', 'cancelled', 'error',
+  'limit', 'protocol', 'cancelled', 'error', 'refused',
 ])
 
 /** Every failure of this API. See mcphost.d.ts. */
@@ -554,11 +554,12 @@ function syncNoHost(op, ...args) {
 
 const PROTOCOLS = ['auto', '2026-07-28', '2025-11-25']
 const DEFAULT_RENDER_BUDGET_MS = 5000
+const DEFAULT_CONNECT_TIMEOUT_MS = 30000
 
 /** Connects to an MCP server. See mcphost.d.ts for the options. */
 export async function connect(url, options = {}) {
   const o = {
-    timeoutMs: 5000, toolTimeoutMs: 60000, refreshDeadlineMs: 800,
+    timeoutMs: 5000, connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS, toolTimeoutMs: 60000, refreshDeadlineMs: 800,
     acceptImages: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'], remoteImages: false,
     maxPartBytes: 20 << 20, maxReadBytes: 48 << 20, clientInfo: undefined, token: undefined,
     wasmUrl: undefined, reconnect: true, signal: undefined, protocol: 'auto',
@@ -580,6 +581,7 @@ export async function connect(url, options = {}) {
   const host = new Host(target)
   const goOpts = {
     timeoutMs: +o.timeoutMs || 0,
+    connectTimeoutMs: +o.connectTimeoutMs > 0 ? +o.connectTimeoutMs : DEFAULT_CONNECT_TIMEOUT_MS,
     toolTimeoutMs: +o.toolTimeoutMs || 0,
     refreshDeadlineMs: +o.refreshDeadlineMs || 0,
     acceptImages: Array.isArray(o.acceptImages) ? o.acceptImages.map(String) : undefined,

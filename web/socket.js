@@ -15,6 +15,50 @@ const encoder = new TextEncoder()
 // Frames past LARGE bytes are taken one at a time (see take).
 const LARGE = 1 << 20
 
+// The diagnosis of a refused upgrade: at most DIAGNOSIS_MS for the answer
+// and DIAGNOSIS_BYTES of it.
+const DIAGNOSIS_MS = 2000
+const DIAGNOSIS_BYTES = 16 << 10
+const TOKEN_PREFIX = 'mcp.token.'
+
+/**
+ * Asks the WebSocket endpoint at url (ws→http, wss→https) why it refused the
+ * upgrade: GET with Accept: application/json (and the token as a Bearer
+ * Authorization header, when one was offered), no credentials, answered by
+ * mcphost with CORS for this page's origin and {code, reason, fix}, HTTP
+ * status = code (503 with Retry-After). Resolves with { code, reason, fix,
+ * retryAfterMs } for code 401, 403 or 503, else null: a failed fetch, a 200
+ * or an answer that is not such JSON means the failure was something else.
+ */
+export async function diagnose(url, protocols) {
+  try {
+    const u = new URL(url)
+    if (u.protocol === 'ws:') u.protocol = 'http:'
+    else if (u.protocol === 'wss:') u.protocol = 'https:'
+    else return null
+    const headers = { Accept: 'application/json' }
+    const token = [].concat(protocols ?? []).find(p => typeof p === 'string' && p.startsWith(TOKEN_PREFIX))
+    if (token) headers.Authorization = 'Bearer ' + token.slice(TOKEN_PREFIX.length)
+    const r = await fetch(u.href, {
+      headers, credentials: 'omit', mode: 'cors', cache: 'no-store', redirect: 'error',
+      signal: AbortSignal.timeout(DIAGNOSIS_MS),
+    })
+    const text = await r.text()
+    if (text.length > DIAGNOSIS_BYTES) return null
+    const d = JSON.parse(text)
+    const code = d?.code
+    if (code !== r.status || ![401, 403, 503].includes(code)) return null
+    const str = v => (typeof v === 'string' ? v.slice(0, 512) : '')
+    // Retry-After: the header (when the server exposes it to CORS) or the
+    // body's retryAfter, in seconds.
+    let ra = Number(r.headers.get('Retry-After') ?? d.retryAfter ?? 0)
+    if (!Number.isFinite(ra) || ra < 0) ra = 0
+    return { code, reason: str(d.reason), fix: str(d.fix), retryAfterMs: ra * 1000 }
+  } catch {
+    return null
+  }
+}
+
 /**
  * Opens a WebSocket. wake() is called (from a task of its own, never from
  * inside a WebSocket event) when frames or the close are waiting for take().
@@ -49,15 +93,31 @@ export function openSocket(url, protocols, wake) {
   }
   ws.onerror = () => {} // a close event always follows
   ws.onclose = e => {
-    closed = { code: e.code, reason: e.reason, wasClean: e.wasClean }
-    kick()
+    const info = { code: e.code, reason: e.reason, wasClean: e.wasClean, diagnosis: null }
+    if (opened) {
+      closed = info
+      kick()
+      return
+    }
+    // Closed before it opened: the browser hides an HTTP refusal of the
+    // upgrade (403, 401, 503) behind this 1006. Ask the endpoint why before
+    // Go sees the close (the state stays "connecting" meanwhile).
+    diagnose(url, protocols).then(d => {
+      info.diagnosis = d
+      closed = info
+      kick()
+    })
   }
 
   return {
     /** The state Go polls: 0 connecting, 1 open, 2 closed (frames may remain). */
     state: () => (closed ? 2 : opened ? 1 : 0),
-    /** The close event's fields, once it came. */
+    /** The close event's fields, once it came, and the endpoint's diagnosis
+     * ({ code, reason, fix, retryAfterMs } or null) when it closed before it
+     * opened. */
     closeInfo: () => closed,
+    /** closeInfo().diagnosis as JSON text, or null. */
+    diagnosis: () => (closed?.diagnosis ? JSON.stringify(closed.diagnosis) : null),
     subprotocol: () => ws.protocol,
     /**
      * Takes up to maxFrames waiting frames and at most maxBytes of their
