@@ -5,14 +5,19 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
+	"time"
+
+	"github.com/coder/websocket"
 
 	"github.com/mcphost/mcphost/bridge"
 	"github.com/mcphost/mcphost/cmd/mcphost/internal/mcptest"
@@ -214,5 +219,56 @@ func TestRefusalDiagnosis(t *testing.T) {
 	code, retry, body := diagnosis(t, host, map[string]string{"Origin": self, "Authorization": "Bearer good-token"})
 	if code != 503 || retry != "5" || !strings.Contains(body, `"reason":"too many connections (max 1)"`) {
 		t.Errorf("full cap: %d Retry-After %q %s", code, retry, body)
+	}
+}
+
+// TestBehindProxyFlags: -trusted-proxy, -allowed-hosts and -ping-interval
+// reach the endpoint: from the trusted address an https page behind a
+// TLS-terminating proxy is same-origin, without X-Forwarded-Proto it is not,
+// and a quiet connection gets pings at -ping-interval.
+func TestBehindProxyFlags(t *testing.T) {
+	t.Parallel()
+	host, _ := startServer(t, testConfig(t, "-trusted-proxy", "127.0.0.1/32", "-allowed-hosts", "chat.test", "-ping-interval", "100ms"))
+	req := func(hdr map[string]string) int {
+		r, _ := http.NewRequest(http.MethodGet, "http://"+host+"/mcp", nil)
+		r.Host = "chat.test"
+		r.Header.Set("Accept", "application/json")
+		r.Header.Set("Origin", "https://chat.test")
+		for k, v := range hdr {
+			r.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := req(map[string]string{"X-Forwarded-Proto": "https"}); got != 200 {
+		t.Errorf("https page through the trusted proxy: %d", got)
+	}
+	if got := req(nil); got != 403 {
+		t.Errorf("https page without X-Forwarded-Proto: %d", got)
+	}
+	var pings atomic.Int64
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, "ws://"+host+"/mcp", &websocket.DialOptions{Subprotocols: []string{"mcp"},
+		OnPingReceived: func(context.Context, []byte) bool { pings.Add(1); return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	ws.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	go func() {
+		for {
+			if _, _, err := ws.Read(ctx); err != nil {
+				return
+			}
+		}
+	}()
+	time.Sleep(700 * time.Millisecond)
+	if n := pings.Load(); n < 3 {
+		t.Errorf("%d pings in 700ms at -ping-interval 100ms", n)
 	}
 }
