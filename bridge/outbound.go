@@ -1,3 +1,5 @@
+//go:build !js
+
 package bridge
 
 import (
@@ -7,7 +9,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -259,18 +260,4 @@ func boundError(msg jsonrpc.Message) jsonrpc.Message {
 	r := *resp
 	r.Error = &e
 	return &r
-}
-
-// truncateBytes cuts s to at most n bytes on a rune boundary, marking the
-// cut with "…" (counted in n).
-func truncateBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const ell = "…"
-	i := n - len(ell)
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + ell
 }
