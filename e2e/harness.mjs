@@ -42,14 +42,20 @@ export async function startMcphost(args = [], { cwd = root, env = {} } = {}) {
   return { url, wsUrl, proc, stop, logs };
 }
 
-/** Launches headless Debian Chromium with the flags this machine needs. */
-export async function launchBrowser() {
+/**
+ * Launches headless Debian Chromium with the flags this machine needs.
+ * Optional: `args`, more command-line flags after those (e.g.
+ * `--host-resolver-rules=MAP chat.test 127.0.0.1`), and any other
+ * launchPersistentContext option (e.g. `ignoreHTTPSErrors: true`).
+ */
+export async function launchBrowser({ args = [], ...options } = {}) {
   const userDataDir = mkdtempSync(path.join(tmpdir(), "mcphost-chromium-"));
   const browser = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
+    ...options,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
+      "--disable-component-update", "--disable-sync", ...args],
   });
   const close = async () => { await browser.close(); rmSync(userDataDir, { recursive: true, force: true }); };
   return { context: browser, close };
