@@ -38,11 +38,6 @@ const WELCOME = 'docs://team/platform/onboarding/welcome.md'
 const PAGES = 4
 const QUIET_MS = 15000
 const sleep = ms => new Promise(r => setTimeout(r, ms))
-// INTERIM until -trusted-proxy/-ping-interval/-allowed-hosts land in cmd/mcphost.
-import { spawnSync } from 'node:child_process'
-import { binary } from './harness.mjs'
-const help = spawnSync(binary, ['-h'], { encoding: 'utf8' })
-const FLAGS = /-trusted-proxy/.test(help.stdout + help.stderr)
 
 let tmp, docs, a, b, proxy, silent, browser, httpsPort, httpPort, origin
 const pages = []
@@ -164,9 +159,8 @@ before(async () => {
   httpsPort = await freePort()
   httpPort = await freePort()
   origin = `https://${NAME}:${httpsPort}`
-  const flags = FLAGS
-    ? ['-docs', docs, '-trusted-proxy', '127.0.0.1/32', '-allowed-hosts', NAME, '-ping-interval', '2s']
-    : ['-docs', docs, '-origin', `https://${NAME}:*`, '-idle-timeout', '8s']
+  // As docs/deploy/nginx.conf says to start them; no -origin: the page is same-origin.
+  const flags = ['-docs', docs, '-trusted-proxy', '127.0.0.1/32', '-allowed-hosts', NAME, '-ping-interval', '2s']
   ;[a, b] = await Promise.all([startMcphost(flags), startMcphost(flags)])
   silent = await startSilentUpstream()
 
@@ -180,7 +174,6 @@ before(async () => {
     ['server 127.0.0.1:8081 ', `server 127.0.0.1:${portOf(a)} `, 1],
     ['server 127.0.0.1:8082 ', `server 127.0.0.1:${portOf(b)} `, 1],
     ['proxy_read_timeout 60s;', 'proxy_read_timeout 5s;', 1],
-    ...(FLAGS ? [] : [['proxy_set_header Host $http_host;', 'proxy_set_header Host localhost;', 1]]),
     // The control: the same timeout in front of an upstream that never speaks.
     ['    location / {', `    location = /silent {
         proxy_pass http://127.0.0.1:${silent.port};
@@ -226,7 +219,6 @@ describe('mcphost behind nginx (docs/deploy/nginx.conf)', { timeout: 60000 }, ()
     assert.equal(same.status, 101, 'the same-origin page is upgraded through the proxy')
     const foreign = await upgrade({ port: httpsPort, tls: true, headers: { Host: host, Origin: 'https://evil.test' } })
     assert.equal(foreign.status, 403, 'a foreign Origin is refused through the proxy')
-    if (!FLAGS) return
     // The page is https; a page claiming http for the same host is another origin,
     // and the client cannot make nginx say otherwise (it sets, never appends).
     const downgraded = await upgrade({ port: httpsPort, tls: true,
@@ -244,7 +236,7 @@ describe('mcphost behind nginx (docs/deploy/nginx.conf)', { timeout: 60000 }, ()
       'a Host outside -allowed-hosts is refused (DNS rebinding)')
   })
 
-  test(`${PAGES} pages through nginx spread their WebSockets over both instances`, async () => {
+  test(`${PAGES} pages through nginx spread their WebSockets over both instances`, async t => {
     const t0 = Date.now()
     for (let i = 0; i < PAGES; i++) {
       const page = await browser.context.newPage()
@@ -277,7 +269,7 @@ describe('mcphost behind nginx (docs/deploy/nginx.conf)', { timeout: 60000 }, ()
     }
     const onA = establishedTo(portOf(a)).length
     const onB = establishedTo(portOf(b)).length
-    console.log(`# ${PAGES} pages loaded, connected and attached through nginx in ${Date.now() - t0} ms; ` +
+    t.diagnostic(`${PAGES} pages loaded, connected and attached through nginx in ${Date.now() - t0} ms; ` +
       `WebSockets per instance: ${onA} + ${onB}`)
     assert.equal(onA + onB, PAGES, `one socket per page reaches the instances (A ${onA}, B ${onB})`)
     assert.ok(onA >= 1 && onB >= 1, `round robin uses both instances (A ${onA}, B ${onB})`)
@@ -302,7 +294,7 @@ describe('mcphost behind nginx (docs/deploy/nginx.conf)', { timeout: 60000 }, ()
     assert.match(timeouts[0], /silent/)
   })
 
-  test('one instance killed mid-session: its pages reconnect through nginx to the other and keep the attachment', async () => {
+  test('one instance killed mid-session: its pages reconnect through nginx to the other and keep the attachment', async t => {
     const victim = a.proc
     const onVictim = establishedTo(portOf(a)).length
     assert.ok(onVictim >= 1)
@@ -324,7 +316,7 @@ describe('mcphost behind nginx (docs/deploy/nginx.conf)', { timeout: 60000 }, ()
         moved.push(i)
       }
     }
-    console.log(`# instance killed: ${moved.length} page(s) reconnected to the survivor in ${Date.now() - t0} ms`)
+    t.diagnostic(`instance killed: ${moved.length} page(s) reconnected to the survivor in ${Date.now() - t0} ms`)
     assert.equal(moved.length, onVictim, 'exactly the pages on the killed instance reconnected')
     for (const [i, page] of pages.entries()) {
       const ctx = await page.evaluate(() => window.h.attachments().map(x => [x.uri, x.text, x.state]))
