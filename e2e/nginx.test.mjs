@@ -80,10 +80,10 @@ function upgrade({ port, tls: secure = false, servername = NAME, headers, localA
 }
 
 /** A plain GET through nginx; resolves with { status, headers, body }. */
-function get({ port, secure = true, path: p = '/', host = `${NAME}:${port}`, servername = NAME }) {
+function get({ port, secure = true, path: p = '/', host = `${NAME}:${port}`, servername = NAME, headers, localAddress }) {
   return new Promise((resolve, reject) => {
     const req = (secure ? https : http).request({
-      host: '127.0.0.1', port, path: p, agent: false, headers: { Host: host },
+      host: '127.0.0.1', port, path: p, agent: false, headers: { Host: host, ...headers }, localAddress,
       ...(secure ? { servername, rejectUnauthorized: false } : {}),
     }, res => {
       const chunks = []
@@ -232,6 +232,11 @@ describe('mcphost behind nginx (docs/deploy/nginx.conf)', { timeout: 60000 }, ()
       'from the trusted proxy address, X-Forwarded-Proto https makes the https Origin same-origin')
     assert.equal((await upgrade({ port: portOf(a), headers: forwarded, localAddress: '127.0.0.2' })).status, 403,
       'from an untrusted address the forwarded headers are ignored')
+    // What a page behind a proxy that is not trusted is told (connect() rejects with kind refused and this).
+    const diag = await get({ port: portOf(a), secure: false, path: '/mcp', host, localAddress: '127.0.0.2',
+      headers: { Accept: 'application/json', Origin: origin, 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': host } })
+    assert.equal(diag.status, 403)
+    assert.match(JSON.parse(diag.body).fix, /-trusted-proxy 127\.0\.0\.2\/32/)
     assert.equal((await upgrade({ port: portOf(a), headers: { Host: `rebind.test:${portOf(a)}` } })).status, 403,
       'a Host outside -allowed-hosts is refused (DNS rebinding)')
   })
