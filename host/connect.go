@@ -25,7 +25,8 @@ const DefaultConnectTimeout = 30 * time.Second
 //     backoff: BackoffMin doubling to BackoffMax, or the server's
 //     Retry-After (at most [bridge.MaxRetryAfter]) when longer. No attempt
 //     starts that could not begin before the window closes; the window
-//     fails with the last error.
+//     fails with the last error (a handshake the window's end cut short is
+//     kind timeout; a dial it cut short leaves the failure before it).
 //   - A permanent failure (kind refused, data {"retryable": false}) fails
 //     at once and is never retried; other failures (protocol, unsupported)
 //     end the window at once too.
@@ -60,7 +61,12 @@ func (h *Host) dialWindow(ctx context.Context, gen uint64) (session, error) {
 			return nil, err // the caller cancelled, or the host closed
 		}
 		if wctx.Err() != nil {
-			// The window's end cut this attempt short: say what failed before.
+			// The window's end cut this attempt short. In the handshake
+			// (the server accepted, then did not answer in time) that is
+			// the failure; while dialling, the failure before it is.
+			if e, ok := bridge.AsError(err); ok && e.Method == "" && last != nil {
+				return nil, h.windowErr(last, nil, attempt, start)
+			}
 			return nil, h.windowErr(err, last, attempt, start)
 		}
 		last = err

@@ -170,6 +170,26 @@ func TestConnectDeadlineCutsAnAttempt(t *testing.T) {
 	})
 }
 
+func TestConnectDeadlineCutsADial(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := &scripted{errs: []error{errDialRefused}, hang: 2}
+		dial := func(ctx context.Context, w bridge.Watcher, proto string) (session, error) {
+			s, err := d.dial(ctx, w, proto)
+			if e, ok := bridge.AsError(err); ok && e.Kind == bridge.KindTimeout {
+				// cut while dialling: no method
+				return nil, &bridge.Error{Kind: bridge.KindTimeout, Message: "dial ws://x/mcp: no response before the deadline"}
+			}
+			return s, err
+		}
+		d.f, d.start = newFake(), time.Now()
+		_, err := connect(context.Background(), "fake://", dial, &Options{ConnectTimeout: 3 * time.Second})
+		e, ok := bridge.AsError(err)
+		if !ok || e.Kind != bridge.KindUnavailable || !strings.Contains(e.Message, "connection refused") || !strings.Contains(e.Message, "2 attempts") {
+			t.Fatalf("error %v: want the dial's failure before the window ended", err)
+		}
+	})
+}
+
 func TestConnectRefusedIsNotRetried(t *testing.T) {
 	gatewayPermanent := &bridge.Error{Kind: bridge.KindPermanent, Code: -31000, Message: "upstream answered HTTP 404",
 		Data: json.RawMessage(`{"retryable":false}`)}
