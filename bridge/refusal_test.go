@@ -1,3 +1,5 @@
+//go:build !js
+
 package bridge
 
 import (
@@ -8,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // A refused upgrade is read natively: 401 and 403 are kind refused with the
@@ -76,5 +80,43 @@ func TestRefusalErrorBounds(t *testing.T) {
 	}
 	if !strings.HasSuffix(e.Message, ": start mcphost with -origin http://a") || e.Kind != KindRefused || e.Code != 403 {
 		t.Errorf("%+v", e)
+	}
+}
+
+// Dial against the real endpoint: its refusals (body "reason: fix") arrive
+// as kind refused natively, and a full cap as unavailable with Retry-After.
+func TestDialEndpointRefusals(t *testing.T) {
+	hold := make(chan struct{})
+	h := Endpoint(&EndpointOptions{MaxConns: 1, Authenticate: func(tok string) (string, bool) { return "p", tok == "good" }},
+		func(ctx context.Context, c *Conn) {
+			select {
+			case <-hold:
+			case <-ctx.Done():
+			}
+		})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	defer close(hold)
+	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/mcp"
+	for _, tc := range []struct {
+		token, want string
+	}{{"", "requires a token"}, {"bad", "the token was refused"}} {
+		_, err := Dial(context.Background(), url, &Options{Token: tc.token, Timeout: 2 * time.Second})
+		e, ok := AsError(err)
+		if !ok || e.Kind != KindRefused || e.Code != 401 || !strings.Contains(e.Message, tc.want) || e.Retryable() {
+			t.Errorf("token %q: %v, want kind refused 401 naming %q", tc.token, err, tc.want)
+		}
+	}
+	// A socket with the good token holds the only slot: the next dial finds
+	// the cap full.
+	c, _, err := websocket.Dial(context.Background(), url, &websocket.DialOptions{Subprotocols: []string{Subprotocol, TokenPrefix + "good"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	_, err = Dial(context.Background(), url, &Options{Token: "good", Timeout: 2 * time.Second})
+	e, ok := AsError(err)
+	if !ok || e.Code != 503 || e.Kind != KindUnavailable || !e.Retryable() || e.RetryAfter <= 0 {
+		t.Errorf("full cap: %v, want unavailable 503, retryable, with Retry-After", err)
 	}
 }
