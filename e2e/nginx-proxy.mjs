@@ -79,29 +79,44 @@ http {
   proc.stderr.on('data', d => output.push(d.toString()))
   const read = f => { try { return readFileSync(path.join(dir, f), 'utf8') } catch { return '' } }
   const exited = new Promise(resolve => proc.once('exit', resolve))
-  const deadline = Date.now() + 10000
+  // SIGTERM is nginx's fast shutdown (the master ends its workers); should
+  // it hang, the workers are killed by pid too, as a killed master leaves
+  // them running.
+  const stop = async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return
+    proc.kill('SIGTERM')
+    const t = setTimeout(() => {
+      let workers = []
+      try { workers = readFileSync(`/proc/${proc.pid}/task/${proc.pid}/children`, 'utf8').trim().split(/\s+/) } catch {}
+      for (const w of workers) if (w) try { process.kill(Number(w), 'SIGKILL') } catch {}
+      proc.kill('SIGKILL')
+    }, 5000)
+    await exited
+    clearTimeout(t)
+  }
+  try {
+    await listening(ports, Date.now() + 10000, proc, () => output.join('') + read('error.log'))
+  } catch (e) {
+    await stop()
+    throw e
+  }
+  return { proc, stop, output, errorLog: () => read('error.log'), accessLog: () => read('access.log') }
+}
+
+/** Resolves once every port accepts connections; rejects if proc exits or deadline passes. */
+async function listening(ports, deadline, proc, logs) {
   for (const port of ports) {
     for (;;) {
-      if (proc.exitCode !== null) {
-        throw new Error(`nginx exited (${proc.exitCode}):\n${output.join('')}${read('error.log')}`)
-      }
+      if (proc.exitCode !== null) throw new Error(`nginx exited (${proc.exitCode}):\n${logs()}`)
       const ok = await new Promise(resolve => {
         const c = net.connect(port, '127.0.0.1', () => { c.destroy(); resolve(true) })
         c.once('error', () => resolve(false))
       })
       if (ok) break
-      if (Date.now() > deadline) throw new Error(`nginx did not listen on ${port} in 10 s:\n${read('error.log')}`)
+      if (Date.now() > deadline) throw new Error(`nginx did not listen on ${port} in 10 s:\n${logs()}`)
       await new Promise(resolve => setTimeout(resolve, 50))
     }
   }
-  const stop = async () => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return
-    proc.kill('SIGTERM') // fast shutdown
-    const t = setTimeout(() => proc.kill('SIGKILL'), 5000)
-    await exited
-    clearTimeout(t)
-  }
-  return { proc, stop, output, errorLog: () => read('error.log'), accessLog: () => read('access.log') }
 }
 
 /**

@@ -141,7 +141,7 @@ function openSilent() {
 before(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'mcphost-nginx-'))
   // nginx run as root hands its workers to "nobody": they must reach the
-  // prefix (temp paths for buffered responses) and read the certificate.
+  // prefix (the temp paths hold buffered responses such as the module).
   chmodSync(tmp, 0o755)
   docs = path.join(tmp, 'docs')
   const sample = path.join(root, 'cmd', 'mcphost', 'internal', 'sampledocs')
@@ -154,10 +154,9 @@ before(async () => {
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
     '-subj', `/CN=${NAME}`, '-addext', `subjectAltName=DNS:${NAME}`, '-days', '2', '-keyout', key, '-out', cert],
   { stdio: 'pipe' })
-  chmodSync(key, 0o644)
 
   httpsPort = await freePort()
-  httpPort = await freePort()
+  do httpPort = await freePort(); while (httpPort === httpsPort)
   origin = `https://${NAME}:${httpsPort}`
   // As docs/deploy/nginx.conf says to start them; no -origin: the page is same-origin.
   const flags = ['-docs', docs, '-trusted-proxy', '127.0.0.1/32', '-allowed-hosts', NAME, '-ping-interval', '2s']
