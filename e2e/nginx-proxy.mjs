@@ -1,10 +1,12 @@
 // A real Debian nginx for e2e/nginx.test.mjs, run unprivileged from a
 // temporary prefix: `nginx -p DIR -c DIR/nginx.conf -g 'daemon off;'`, with
 // its pid, logs and every *_temp_path under DIR, listening on 127.0.0.1 only.
+// Run as root (as CI is), the test hands DIR to "nobody" and starts nginx as
+// that user: nothing in it needs a privilege.
 // The site configuration is docs/deploy/nginx.conf with a few exact strings
 // replaced (siteConfig), so the test runs the file the docs ship.
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { chownSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 
@@ -72,9 +74,22 @@ http {
   writeFileSync(path.join(dir, 'site.conf'), site)
   writeFileSync(path.join(dir, 'nginx.conf'), conf)
   const bin = nginxBinary()
+  const as = {}
+  if (process.getuid?.() === 0) {
+    const nobody = 65534
+    const chownTree = p => {
+      chownSync(p, nobody, nobody)
+      for (const e of readdirSync(p, { withFileTypes: true })) {
+        if (e.isDirectory()) chownTree(path.join(p, e.name))
+        else chownSync(path.join(p, e.name), nobody, nobody)
+      }
+    }
+    chownTree(dir)
+    Object.assign(as, { uid: nobody, gid: nobody })
+  }
   const output = []
   const proc = spawn(bin, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'],
-    { stdio: ['ignore', 'pipe', 'pipe'] })
+    { stdio: ['ignore', 'pipe', 'pipe'], ...as })
   proc.stdout.on('data', d => output.push(d.toString()))
   proc.stderr.on('data', d => output.push(d.toString()))
   const read = f => { try { return readFileSync(path.join(dir, f), 'utf8') } catch { return '' } }

@@ -140,17 +140,19 @@ function openSilent() {
 
 before(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'mcphost-nginx-'))
-  // nginx run as root hands its workers to "nobody": they must reach the
-  // prefix (the temp paths hold buffered responses such as the module).
+  // nginx's prefix is its own folder: startNginx hands it to "nobody" when
+  // the test runs as root, so tmp must be traversable.
   chmodSync(tmp, 0o755)
+  const prefix = path.join(tmp, 'nginx')
+  mkdirSync(prefix)
   docs = path.join(tmp, 'docs')
   const sample = path.join(root, 'cmd', 'mcphost', 'internal', 'sampledocs')
   for (const rel of ['platform/onboarding/welcome.md', 'platform/policy/access-control.md', 'support/reference/macros.md']) {
     mkdirSync(path.dirname(path.join(docs, rel)), { recursive: true })
     cpSync(path.join(sample, rel), path.join(docs, rel))
   }
-  const cert = path.join(tmp, 'chat.test.pem')
-  const key = path.join(tmp, 'chat.test.key')
+  const cert = path.join(prefix, 'chat.test.pem')
+  const key = path.join(prefix, 'chat.test.key')
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
     '-subj', `/CN=${NAME}`, '-addext', `subjectAltName=DNS:${NAME}`, '-days', '2', '-keyout', key, '-out', cert],
   { stdio: 'pipe' })
@@ -184,7 +186,7 @@ before(async () => {
 
     location / {`, 1],
   ])
-  proxy = await startNginx({ dir: tmp, site, ports: [httpsPort, httpPort] })
+  proxy = await startNginx({ dir: prefix, site, ports: [httpsPort, httpPort] })
   browser = await launchBrowser({ args: [`--host-resolver-rules=MAP ${NAME} 127.0.0.1`], ignoreHTTPSErrors: true })
 })
 
