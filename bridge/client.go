@@ -164,6 +164,9 @@ func Dial(ctx context.Context, url string, opts *Options) (*Session, error) {
 		if r, ok := err.(*refusal); ok {
 			return nil, refusalError(url, r)
 		}
+		if errors.Is(err, errInvalidURL) {
+			return nil, newError(KindInvalid, err, "", "", "dial %s: %v", url, err)
+		}
 		if dctx.Err() != nil {
 			e := fromContext(dctx, "", "")
 			e.Message = fmt.Sprintf("dial %s: %s", url, e.Message)

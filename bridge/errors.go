@@ -229,6 +229,10 @@ func IsRetryable(err error) bool {
 	return ok && e.Retryable()
 }
 
+// errInvalidURL is a URL the socket cannot even be opened with (the
+// browser's SyntaxError): kind invalid, never retried.
+var errInvalidURL = errors.New("invalid WebSocket URL")
+
 // A refusal is an HTTP answer to the WebSocket upgrade that is not one: 401,
 // 403 or 503 with the server's reason, its suggested fix and Retry-After.
 // Natively it comes from the upgrade's response; in the browser, which hides

@@ -73,7 +73,7 @@ func dialBatch(ctx context.Context, url string, protos []string) (socket, error)
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
-				err = fmt.Errorf("%v", r) // e.g. SyntaxError for a bad URL
+				err = fmt.Errorf("%w: %v", errInvalidURL, r) // e.g. SyntaxError for a bad URL
 			}
 		}()
 		s.js = jsOpenSocket.Invoke(url, js.ValueOf(ps), s.wake)

@@ -103,6 +103,11 @@ async function openPage(origin = pagesOrigin + '/') {
   const page = await browser.context.newPage()
   await page.goto(origin + 'test/api.html')
   await page.waitForFunction(() => window.ready === true, null, { timeout: 20000 })
+  // Start the module (its first connect() downloads and compiles it): the
+  // times measured below are connecting, not that. A URL the browser's
+  // WebSocket refuses to parse rejects at once (kind invalid).
+  const warm = await page.evaluate(() => window.mcphost.connect('ftp://127.0.0.1/mcp').then(() => 'connected', e => e.kind))
+  assert.equal(warm, 'invalid', 'an unparsable URL is kind invalid, not retried')
   return page
 }
 
