@@ -141,14 +141,17 @@ func (s *batchSocket) diagnosis() *refusal {
 func (s *batchSocket) read(ctx context.Context) ([]byte, bool, error) {
 	for {
 		s.mu.Lock()
-		if len(s.frames) > 0 {
+		// The slice is checked before every frame, not only between
+		// batches: what the session does with a frame (a ping's answer, an
+		// update's bookkeeping) runs in this task too.
+		late := time.Since(s.wokeAt) > batchSlice
+		if len(s.frames) > 0 && !late {
 			f := s.frames[0]
 			s.frames[0] = jsFrame{}
 			s.frames = s.frames[1:]
 			s.mu.Unlock()
 			return f.data, f.binary, nil
 		}
-		late := time.Since(s.wokeAt) > batchSlice
 		s.mu.Unlock()
 		select {
 		case <-s.ended:
@@ -156,8 +159,7 @@ func (s *batchSocket) read(ctx context.Context) ([]byte, bool, error) {
 		default:
 		}
 		if late {
-			// This task of the page has run long enough: take more in the
-			// next one.
+			// This task of the page has run long enough: go on in the next.
 			if _, err := jsCall(s.js, "kick"); err != nil {
 				return nil, false, err
 			}
@@ -166,8 +168,7 @@ func (s *batchSocket) read(ctx context.Context) ([]byte, bool, error) {
 			return nil, false, err
 		} else if n > 0 {
 			continue
-		}
-		if !late && s.js.Call("state").Int() == 2 && s.js.Call("waiting").Int() == 0 {
+		} else if s.js.Call("state").Int() == 2 && s.js.Call("waiting").Int() == 0 {
 			err := s.closeErr()
 			s.end(err)
 			s.release()

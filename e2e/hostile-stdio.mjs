@@ -3,8 +3,8 @@
 // for the hostile-server suite, reached through `mcphost -stdio`. Its
 // resources are the payloads:
 //
-//   hostile://flood  50,000 notifications/message, then the answer
-//   hostile://pings  20,000 ping requests to the client, then the answer
+//   hostile://flood  20,000 notifications/message, then the answer
+//   hostile://pings  10,000 ping requests to the client, then the answer
 //   hostile://deep   answered by 20,000 nested arrays
 //   hostile://fine   an ordinary document ("fine")
 import { createInterface } from 'node:readline'
@@ -51,11 +51,11 @@ createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', line =
       switch (p.uri) {
         case 'hostile://flood': {
           const n = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } })
-          for (let i = 0; i < 50000; i++) write(n)
+          for (let i = 0; i < 20000; i++) write(n)
           return text(m.id, p.uri, 'after the flood')
         }
         case 'hostile://pings':
-          for (let i = 0; i < 20000; i++) write(`{"jsonrpc":"2.0","id":"p${i}","method":"ping"}`)
+          for (let i = 0; i < 10000; i++) write(`{"jsonrpc":"2.0","id":"p${i}","method":"ping"}`)
           return text(m.id, p.uri, 'after the pings')
         case 'hostile://deep':
           return write(`{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":{"contents":${'['.repeat(20000)}${']'.repeat(20000)}}}`)

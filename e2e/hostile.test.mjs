@@ -356,11 +356,11 @@ describe('through the gateway (hostile stdio server)', () => {
       await gpage.goto(gw.url + 'test/api.html')
       await gpage.waitForFunction(() => window.ready === true, null, { timeout: 30000 })
       const out = await gpage.evaluate(async (url) => {
-        const h = await window.mcphost.connect(url)
+        const h = await window.mcphost.connect(url, { timeoutMs: 30000 })
         const res = {}
         for (const uri of ['hostile://flood', 'hostile://pings', 'hostile://deep', 'hostile://fine']) {
           try {
-            res[uri] = (await h.attach(uri, { timeoutMs: 10000 })).map(p => p.text)
+            res[uri] = (await h.attach(uri, { timeoutMs: 30000 })).map(p => p.text)
           } catch (e) {
             res[uri] = { kind: e.kind, message: e.message }
           }
