@@ -282,14 +282,14 @@ describe('mcphost behind nginx (docs/deploy/nginx.conf)', { timeout: 60000 }, ()
   })
 
   test(`quiet WebSockets outlive proxy_read_timeout (5 s) for ${QUIET_MS / 1000} s; a silent upstream is cut at 5 s`, async () => {
-    const before = { a: establishedTo(portOf(a)), b: establishedTo(portOf(b)) }
+    const open = { a: establishedTo(portOf(a)), b: establishedTo(portOf(b)) }
     const control = await openSilent()
     await sleep(QUIET_MS)
     const cutAfter = await Promise.race([control.closed, sleep(1).then(() => null)])
     control.destroy()
     assert.ok(cutAfter !== null && cutAfter >= 4500 && cutAfter < 9000,
       `nginx closes a silent upgraded connection after proxy_read_timeout 5 s (closed after ${cutAfter} ms)`)
-    assert.deepEqual({ a: establishedTo(portOf(a)), b: establishedTo(portOf(b)) }, before,
+    assert.deepEqual({ a: establishedTo(portOf(a)), b: establishedTo(portOf(b)) }, open,
       'the very same sockets are still open on both instances')
     for (const page of pages) {
       const log = await page.evaluate(() => window.log.map(e => e.type))
@@ -304,7 +304,7 @@ describe('mcphost behind nginx (docs/deploy/nginx.conf)', { timeout: 60000 }, ()
     const victim = a.proc
     const onVictim = establishedTo(portOf(a)).length
     assert.ok(onVictim >= 1)
-    const before = await Promise.all(pages.map(p => p.evaluate(() => window.h.attachments().map(x => [x.uri, x.text]))))
+    const held = await Promise.all(pages.map(p => p.evaluate(() => window.h.attachments().map(x => [x.uri, x.text]))))
     const t0 = Date.now()
     const gone = new Promise(r => victim.once('exit', r))
     victim.kill('SIGKILL')
@@ -326,7 +326,7 @@ describe('mcphost behind nginx (docs/deploy/nginx.conf)', { timeout: 60000 }, ()
     assert.equal(moved.length, onVictim, 'exactly the pages on the killed instance reconnected')
     for (const [i, page] of pages.entries()) {
       const ctx = await page.evaluate(() => window.h.attachments().map(x => [x.uri, x.text, x.state]))
-      assert.deepEqual(ctx, before[i].map(([uri, text]) => [uri, text, 'fresh']), `page ${i} lost no attachment`)
+      assert.deepEqual(ctx, held[i].map(([uri, text]) => [uri, text, 'fresh']), `page ${i} lost no attachment`)
     }
 
     // Every page is subscribed on the survivor: a change reaches all of them.
