@@ -3,8 +3,10 @@ package attach
 import (
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // BenchmarkDecodeSniffPNG: decode + sniff of the 1.8 MB PNG blob
@@ -152,5 +154,32 @@ func BenchmarkRenderChangelog(b *testing.B) {
 		if _, err := RenderMarkdown(doc, "https://docs.example/a/", false); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// mentionQueries are bench/bench.js's picker queries (what bench/run.mjs
+// times in the browser as "mention N descriptors, p50/p99").
+var mentionQueries = []string{"onboard", "runbook", "pay", "incident post", "kube", "polcy", "deploy rollback", "api gw",
+	"r", "sec audit", "über", "café", "team/support", "postmortem latency", "zzqxj", "refund invoice 12",
+	"escalation oncall", "data retention policy", "md", "ledger payout", "onb", "tpol", "rsm", "security review"}
+
+// BenchmarkMention runs every mention query per iteration and reports the
+// p50 and p99 of the single-query latencies, as bench/run.mjs does.
+func BenchmarkMention(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			x := pickerIndex(n)
+			var lat []float64
+			for b.Loop() {
+				for _, q := range mentionQueries {
+					t := time.Now()
+					x.Query(q, QueryOptions{Limit: 20})
+					lat = append(lat, float64(time.Since(t).Nanoseconds()))
+				}
+			}
+			slices.Sort(lat)
+			b.ReportMetric(lat[len(lat)/2], "p50-ns")
+			b.ReportMetric(lat[len(lat)*99/100], "p99-ns")
+		})
 	}
 }

@@ -67,10 +67,12 @@ type Highlights struct {
 // A Match is one ranked query result: a resource or a template (exactly
 // one is set; each is the caller's own copy).
 type Match struct {
-	Resource   *Resource         `json:"resource,omitempty"`
-	Template   *ResourceTemplate `json:"template,omitempty"`
-	Score      int               `json:"score"`
-	Highlights Highlights        `json:"highlights"`
+	Resource *Resource         `json:"resource,omitempty"`
+	Template *ResourceTemplate `json:"template,omitempty"`
+	// Score is the match's quality and field, higher first; only its
+	// order means anything.
+	Score      int        `json:"score"`
+	Highlights Highlights `json:"highlights"`
 }
 
 // QueryOptions tunes [Index.Query]. The zero value is fine.
@@ -95,11 +97,36 @@ const (
 	nFields
 )
 
-// fieldBonus ranks a match in a name or title above an equal one in the
-// URI, and one in the URI above one in the description. It is added, not
-// multiplied, so a whole-word match in a description still beats letters
-// scattered through a name.
-var fieldBonus = [nFields]int{fName: 24, fTitle: 24, fURI: 12, fDesc: 0}
+// fuzzyField reports whether letters of a query may match scattered
+// through the field. Descriptions are prose: almost any short query occurs
+// scattered through 280 characters of it, so they match only in one piece.
+var fuzzyField = [nFields]bool{fName: true, fTitle: true, fURI: true}
+
+// A tier is the quality of a query's match in one field, best last. Match
+// quality dominates the field: a word-start match in a description outranks
+// letters scattered through a title.
+const (
+	tierNone      = iota
+	tierScattered // letters in order, the first at a word start, the rest anywhere after
+	tierInside    // in one piece, inside a word: "elc" in Welcome
+	tierInitials  // pieces that each start a word: "rad" in release-admin-docs
+	tierWordStart // in one piece at a word start: "onb" in docs://team/x/onboarding/
+	tierPrefix    // in one piece at the field's start
+)
+
+// strongMatches is how many matches better than scattered drop the
+// scattered ones: with that many real matches, scattered letters are noise.
+const strongMatches = 5
+
+// rank orders one descriptor's match: its tier, then whether it is in the
+// title or name (above the URI and description).
+func rank(tier, f int) int {
+	r := 2 * tier
+	if f == fName || f == fTitle {
+		r++
+	}
+	return r
+}
 
 type field struct {
 	orig  string
@@ -127,6 +154,7 @@ type entry struct {
 type rankKey struct {
 	priority float64 // annotations.priority; absent counts as 0.5
 	sortName string  // folded display name
+	seq      int     // listing order: when the descriptor was first added
 	key      entryKey
 }
 
@@ -141,6 +169,7 @@ type Index struct {
 	masks   []uint64         // parallel to entries: union of field masks
 	ranks   []rankKey        // parallel to entries
 	byKey   map[entryKey]int
+	seq     int // the next rankKey.seq
 }
 
 // NewIndex returns an empty index.
@@ -241,7 +270,8 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 		x.entries = append(x.entries, entry{key: k})
 		x.fields = append(x.fields, [nFields]field{})
 		x.masks = append(x.masks, 0)
-		x.ranks = append(x.ranks, rankKey{key: k})
+		x.ranks = append(x.ranks, rankKey{key: k, seq: x.seq})
+		x.seq++
 		i = len(x.entries) - 1
 		x.byKey[k] = i
 	}
@@ -389,104 +419,81 @@ func (f *field) boundary(i int) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }
 
-// Scoring constants: every matched rune earns scoreChar; adjacency, word
-// starts and the field's start earn bonuses; gaps cost.
-const (
-	scoreChar        = 16
-	bonusConsecutive = 12
-	bonusBoundary    = 20
-	bonusFieldStart  = 24
-	bonusExact       = 40
-	bonusSubstring   = 32
-	penaltyGapStart  = 6
-	penaltyGapMax    = 10
-)
-
-// score rates the matched rune byte offsets pos (in fold) of one field.
-func (f *field) score(q *query, pos []int) int {
-	s := 0
-	for k, p := range pos {
-		s += scoreChar
-		if k > 0 {
-			prevEnd := pos[k-1] + len(q.runes[k-1])
-			if p == prevEnd {
-				s += bonusConsecutive
-			} else {
-				s -= penaltyGapStart + min(p-prevEnd, penaltyGapMax)
-			}
-		}
-		if f.boundary(p) {
-			s += bonusBoundary
-			if p == 0 {
-				s += bonusFieldStart
-			}
-		}
-	}
-	if len(pos) > 0 && pos[0] == 0 && len(f.fold) == len(q.str) {
-		s += bonusExact
-	}
-	return s
-}
-
-// match finds the best-scoring way query q occurs in the field: as a
-// substring (preferring an occurrence at a word start), else as a tight
-// subsequence. It fills buf with the matched rune byte offsets and returns
-// the score, or ok=false. buf must have room for len(q.runes).
-func (f *field) match(q *query, buf []int) (score int, pos []int, ok bool) {
+// match finds the best way query q occurs in the field and returns its
+// tier (tierNone when it does not occur), with the matched rune byte
+// offsets in fold written to buf (which must have room for len(q.runes)).
+// In one piece, an occurrence at a word start is preferred; otherwise, when
+// fuzzy, letters in order whose first starts a word (a first letter inside
+// a word, as "o" in "Rolling", is no match), in the tightest window; they
+// are initials when each piece of that window starts a word.
+func (f *field) match(q *query, buf []int, fuzzy bool) (tier int, pos []int) {
 	n := len(q.runes)
 	if n == 0 || len(f.fold) < len(q.str) || q.mask&^f.mask != 0 {
-		return 0, nil, false
+		return tierNone, nil
 	}
 	pos = buf[:n]
-	// Is it a subsequence at all? Find the end of the first complete match.
-	end := 0
-	for _, r := range q.runes {
-		var i int
-		if len(r) == 1 {
-			i = strings.IndexByte(f.fold[end:], r[0])
-		} else {
-			i = strings.Index(f.fold[end:], r)
+	// Walking back from the end, the latest place where q.runes[1:] can
+	// start (also the cheapest way to find that q is not there at all).
+	at := len(f.fold)
+	for k := n - 1; k >= 1; k-- {
+		if at = strings.LastIndex(f.fold[:at], q.runes[k]); at < 0 {
+			return tierNone, nil
 		}
-		if i < 0 {
-			return 0, nil, false
-		}
-		end += i + len(r)
 	}
-	// Substring occurrences (up to a few), best one wins.
-	best, bestAt := -1, -1
-	from := 0
-	for tries := 0; tries < 4 && from <= len(f.fold)-len(q.str); tries++ {
-		i := strings.Index(f.fold[from:], q.str)
-		if i < 0 {
-			break
+	if i := strings.Index(f.fold, q.str); i >= 0 {
+		tier = tierInside
+		switch {
+		case i == 0:
+			tier = tierPrefix
+		case f.boundary(i):
+			tier = tierWordStart
+		default:
+			for from, tries := i+len(q.runes[0]), 0; tries < 8; tries++ {
+				j := strings.Index(f.fold[from:], q.str)
+				if j < 0 {
+					break
+				}
+				if j += from; f.boundary(j) {
+					i, tier = j, tierWordStart
+					break
+				}
+				from = j + len(q.runes[0])
+			}
 		}
-		i += from
 		fillContiguous(q, pos, i)
-		if s := f.score(q, pos) + bonusSubstring; s > best {
-			best, bestAt = s, i
-		}
-		if f.boundary(i) {
-			break
-		}
-		from = i + len(q.runes[0])
+		return tier, pos
 	}
-	if bestAt >= 0 {
-		fillContiguous(q, pos, bestAt)
-		return best, pos, true
+	if !fuzzy || n < 2 {
+		return tierNone, nil
 	}
-	// A scattered subsequence: walking back from the end of the first
-	// complete match, the latest occurrence of each rune gives the tightest
-	// window (fzf's v1 algorithm).
-	at := end
-	for k := n - 1; k >= 0; k-- {
-		if r := q.runes[k]; len(r) == 1 {
-			at = strings.LastIndexByte(f.fold[:at], r[0])
-		} else {
-			at = strings.LastIndex(f.fold[:at], r)
-		}
+	// Scattered: the latest word-start occurrence of the first rune before
+	// at; from there the rest walked forward, then back from the end of
+	// that first complete match: the tightest window (fzf's v1).
+	r0 := q.runes[0]
+	start := strings.LastIndex(f.fold[:at], r0)
+	for start > 0 && !f.boundary(start) {
+		start = strings.LastIndex(f.fold[:start], r0)
+	}
+	if start < 0 {
+		return tierNone, nil
+	}
+	pos[0] = start
+	at = start + len(r0)
+	for _, r := range q.runes[1:] { // found: the rest follows from the first at
+		at += strings.Index(f.fold[at:], r) + len(r)
+	}
+	tier = tierInitials // unless a piece starts inside a word
+	for k := n - 1; k >= 1; k-- {
+		at = strings.LastIndex(f.fold[:at], q.runes[k])
 		pos[k] = at
 	}
-	return f.score(q, pos), pos, true
+	for k := 1; k < n; k++ {
+		if pos[k] != pos[k-1]+len(q.runes[k-1]) && !f.boundary(pos[k]) {
+			tier = tierScattered
+			break
+		}
+	}
+	return tier, pos
 }
 
 func fillContiguous(q *query, pos []int, at int) {
@@ -498,12 +505,13 @@ func fillContiguous(q *query, pos []int, at int) {
 
 type candidate struct {
 	idx   int
-	score int
+	score int // rank(tier, field); 0 for the empty query
 }
 
 // better orders candidates: score, then annotations.priority (absent
-// counts as 0.5, the middle of 0..1), then display name, then URI.
-func (x *Index) better(a, b candidate) bool {
+// counts as 0.5, the middle of 0..1), then listing order; for the empty
+// query (byName), priority, then display name, then URI.
+func (x *Index) better(a, b candidate, byName bool) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
@@ -511,8 +519,8 @@ func (x *Index) better(a, b candidate) bool {
 	if ea.priority != eb.priority {
 		return ea.priority > eb.priority
 	}
-	if len(ea.sortName) != len(eb.sortName) {
-		return len(ea.sortName) < len(eb.sortName)
+	if !byName {
+		return ea.seq < eb.seq
 	}
 	if ea.sortName != eb.sortName {
 		return ea.sortName < eb.sortName
@@ -523,13 +531,33 @@ func (x *Index) better(a, b candidate) bool {
 	return !ea.key.template && eb.key.template
 }
 
+// best returns the best rank of q over the fields of entry i and the field
+// that has it, or ok=false when no field matches.
+func (x *Index) best(i int, q *query, buf []int) (score, field int, ok bool) {
+	fs := &x.fields[i]
+	for f := range fs {
+		// Letters apart rank at most tierInitials: skip them once beaten.
+		fuzzy := fuzzyField[f] && (!ok || score < rank(tierInitials, f))
+		if t, _ := fs[f].match(q, buf, fuzzy); t != tierNone {
+			if r := rank(t, f); !ok || r > score {
+				score, field, ok = r, f, true
+			}
+		}
+	}
+	return score, field, ok
+}
+
 // Query returns up to opts.Limit descriptors matching q, best first. A
-// descriptor matches when q (case-folded, spaces ignored) is a subsequence
-// of its name, title, URI (uriTemplate) or description; matches at the
-// start of a field, at word starts and in a row rank higher, name and title
-// above URI above description, and annotations.priority breaks ties. An
-// empty q lists every descriptor by priority and name. Highlights are
-// half-open UTF-16 ranges per field.
+// descriptor matches when q (case-folded, spaces ignored) occurs in its
+// name, title, URI (uriTemplate) or description in one piece, or in its
+// name, title or URI as pieces starting words or as letters in order whose
+// first starts a word. The quality of the match ranks first: at the field's
+// start, at a word start, inside a word, as word-start pieces, scattered;
+// when at least 5 matches are better than scattered, the scattered ones are
+// dropped. Among equal quality, name and title rank above URI and
+// description, then annotations.priority, then listing order. An empty q
+// lists every descriptor by priority and name. Highlights are half-open
+// UTF-16 ranges per field.
 func (x *Index) Query(q string, opts QueryOptions) []Match {
 	limit := opts.Limit
 	if limit <= 0 {
@@ -542,56 +570,71 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 
 	heap := make([]candidate, 0, min(limit, len(x.entries))+1)
 	empty := len(qq.runes) == 0
-	for i, m := range x.masks {
-		if qq.mask&^m != 0 {
-			continue
+	strong := 0
+	for i := 0; ; i++ {
+		if i = nextCandidate(x.masks, qq.mask, i); i == len(x.masks) {
+			break
 		}
 		if opts.Audience != "" {
 			if aud := x.entries[i].audience; len(aud) > 0 && !containsString(aud, opts.Audience) {
 				continue
 			}
 		}
-		best, ok := 0, empty
+		c := candidate{idx: i}
 		if !empty {
-			fs := &x.fields[i]
-			for f := range fs {
-				if s, _, m := fs[f].match(&qq, buf); m {
-					if ws := s + fieldBonus[f]; !ok || ws > best {
-						best = ws
-					}
-					ok = true
-				}
+			s, _, ok := x.best(i, &qq, buf)
+			if !ok {
+				continue
 			}
+			if s >= rank(tierInside, fURI) {
+				strong++
+			}
+			c.score = s
 		}
-		if !ok {
-			continue
-		}
-		c := candidate{idx: i, score: best}
 		if len(heap) < limit {
 			heap = append(heap, c)
-			x.siftUp(heap, len(heap)-1)
-		} else if x.better(c, heap[0]) {
+			x.siftUp(heap, len(heap)-1, empty)
+		} else if x.better(c, heap[0], empty) {
 			heap[0] = c
-			x.siftDown(heap, 0)
+			x.siftDown(heap, 0, empty)
 		}
 	}
-	// Pop worst-first into place.
+	// Pop worst-first into place; scattered matches (the worst) go when
+	// there are enough strong ones.
+	drop := strong >= strongMatches
 	out := make([]Match, len(heap))
-	for k := len(heap) - 1; k >= 0; k-- {
+	k := len(heap)
+	for len(heap) > 0 {
 		c := heap[0]
 		heap[0] = heap[len(heap)-1]
 		heap = heap[:len(heap)-1]
-		x.siftDown(heap, 0)
+		x.siftDown(heap, 0, empty)
+		if drop && c.score < rank(tierInside, fURI) {
+			continue
+		}
+		k--
 		out[k] = x.matchOf(c, &qq, buf)
 	}
-	return out
+	return out[k:]
+}
+
+// nextCandidate returns the first index from i on whose mask has all of
+// qmask's bits, or len(masks). A loop of its own: rejecting most entries
+// stays in registers.
+func nextCandidate(masks []uint64, qmask uint64, i int) int {
+	for ; i < len(masks); i++ {
+		if qmask&^masks[i] == 0 {
+			return i
+		}
+	}
+	return len(masks)
 }
 
 // The heap is a min-heap under better: heap[0] is the worst kept match.
-func (x *Index) siftUp(h []candidate, i int) {
+func (x *Index) siftUp(h []candidate, i int, byName bool) {
 	for i > 0 {
 		p := (i - 1) / 2
-		if !x.better(h[p], h[i]) {
+		if !x.better(h[p], h[i], byName) {
 			break
 		}
 		h[p], h[i] = h[i], h[p]
@@ -599,13 +642,13 @@ func (x *Index) siftUp(h []candidate, i int) {
 	}
 }
 
-func (x *Index) siftDown(h []candidate, i int) {
+func (x *Index) siftDown(h []candidate, i int, byName bool) {
 	for {
 		l, w := 2*i+1, i
-		if l < len(h) && x.better(h[w], h[l]) {
+		if l < len(h) && x.better(h[w], h[l], byName) {
 			w = l
 		}
-		if r := l + 1; r < len(h) && x.better(h[w], h[r]) {
+		if r := l + 1; r < len(h) && x.better(h[w], h[r], byName) {
 			w = r
 		}
 		if w == i {
@@ -627,21 +670,14 @@ func (x *Index) matchOf(c candidate, q *query, buf []int) Match {
 		m.Resource = &r
 	}
 	dst := [nFields]*[]Range{&m.Highlights.Name, &m.Highlights.Title, &m.Highlights.URI, &m.Highlights.Description}
-	fs := &x.fields[c.idx]
 	// Highlight the field that ranked the match, and any other field only
 	// where the query occurs in one piece: letters scattered through a
 	// field that did not decide the rank are noise to a reader.
-	best, bestScore := -1, 0
+	_, best, _ := x.best(c.idx, q, buf)
+	fs := &x.fields[c.idx]
 	for f := range fs {
-		if s, _, ok := fs[f].match(q, buf); ok && (best < 0 || s+fieldBonus[f] > bestScore) {
-			best, bestScore = f, s+fieldBonus[f]
-		}
-	}
-	for f := range fs {
-		if _, pos, ok := fs[f].match(q, buf); ok {
-			if r := fs[f].ranges(q, pos); f == best || len(r) == 1 {
-				*dst[f] = r
-			}
+		if t, pos := fs[f].match(q, buf, fuzzyField[f]); t != tierNone && (f == best || t >= tierInside) {
+			*dst[f] = fs[f].ranges(q, pos)
 		}
 	}
 	return m
