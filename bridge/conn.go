@@ -168,7 +168,13 @@ func (c *Conn) ReadRaw(ctx context.Context) ([]byte, error) {
 func (c *Conn) readFrame() ([]byte, error) {
 	data, binary, err := c.ws.read(c.ctx)
 	if err != nil {
-		return nil, c.fail(c.readError(err))
+		rerr := c.readError(err)
+		if c.out != nil {
+			if slow := c.out.slowErr(); slow != nil {
+				rerr = slow // the writer's deadline closed the connection
+			}
+		}
+		return nil, c.fail(rerr)
 	}
 	c.touch()
 	if binary {

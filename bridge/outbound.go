@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -56,6 +57,7 @@ func (c *Conn) QueueStats() QueueStats {
 type outbound struct {
 	max     int64
 	timeout time.Duration
+	slow    atomic.Pointer[error] // set when a write's deadline fired
 
 	mu      sync.Mutex
 	q       [][]byte
@@ -191,13 +193,24 @@ func (o *outbound) run(c *Conn) {
 			timeout = min(timeout, time.Until(drainBy))
 		}
 		wctx, cancel := context.WithTimeout(c.ctx, timeout)
+		slow := fmt.Errorf("%w: a %d-byte frame was not written within the write timeout of %v (-write-timeout); disconnected",
+			ErrSlowPeer, len(data), o.timeout)
+		// coder/websocket closes the connection when the write's context
+		// expires, and the read loop may see that before this goroutine
+		// returns: the reason is recorded when the deadline fires, so the
+		// read loop reports it instead of "closed network connection".
+		stop := context.AfterFunc(wctx, func() {
+			if wctx.Err() == context.DeadlineExceeded {
+				o.slow.Store(&slow)
+			}
+		})
 		err := c.ws.write(wctx, data)
 		timedOut := wctx.Err() == context.DeadlineExceeded
+		stop()
 		cancel()
 		if err != nil {
 			if timedOut {
-				err = fmt.Errorf("%w: a %d-byte frame was not written within the write timeout of %v (-write-timeout); disconnected",
-					ErrSlowPeer, len(data), o.timeout)
+				err = slow
 			} else {
 				err = c.readError(err)
 			}
@@ -211,6 +224,14 @@ func (o *outbound) run(c *Conn) {
 		o.stats.Frames++
 		o.mu.Unlock()
 	}
+}
+
+// slowErr is the write-timeout error once a write's deadline fired, else nil.
+func (o *outbound) slowErr() error {
+	if p := o.slow.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 func (o *outbound) isClosing() bool {

@@ -15,5 +15,6 @@ type outbound struct{}
 func (*outbound) enqueue(context.Context, *Conn, []byte) error { return nil }
 func (*outbound) drop()                                        {}
 func (*outbound) startClose()                                  {}
+func (*outbound) slowErr() error                               { return nil }
 
 func boundError(msg jsonrpc.Message) jsonrpc.Message { return msg }

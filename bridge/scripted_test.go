@@ -450,7 +450,9 @@ func TestFaults(t *testing.T) {
 		p := &scripted{reply: func(_ *bridge.Conn, id json.RawMessage, method string, _ json.RawMessage) []string {
 			return []string{result(id, `{"contents":[{"uri":"x://huge","blob":"`+strings.Repeat("A", 100<<20)+`"}]}`)}
 		}}
-		s := dial(t, startScripted(t, p), nil)
+		// Building and writing 100 MB takes seconds under -race on a loaded
+		// machine: the calls wait for the limit, not for the default timeout.
+		s := dial(t, startScripted(t, p), &bridge.Options{Timeout: time.Minute})
 		other := make(chan error, 1)
 		go func() { _, err := s.ListTools(ctx); other <- err }() // a second pending call fails too
 		_, err := s.ReadResource(ctx, "x://huge")

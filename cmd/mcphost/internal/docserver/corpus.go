@@ -44,8 +44,12 @@ type doc struct {
 
 // A fileID identifies a file by device and inode. A read checks it against
 // the index, so a file replaced since the scan (by a hard link to another
-// team's document, say) is not served in the indexed one's place.
-type fileID struct{ dev, ino uint64 }
+// team's document, say) is not served in the indexed one's place. links is
+// the file's link count when read (not part of its identity).
+type fileID struct{ dev, ino, links uint64 }
+
+// same reports whether a and b are the same file.
+func (a fileID) same(b fileID) bool { return a.dev == b.dev && a.ino == b.ino }
 
 // docURI builds the resource URI of team/kind/name, escaping each segment.
 func docURI(team, kind, name string) string {
@@ -99,6 +103,8 @@ type corpus struct {
 	root     *dirRoot // a folder: files are read through it (no symlink followed)
 	log      *slog.Logger
 	fixedMod time.Time // modification time for files that have none (embedded)
+
+	scanning sync.Mutex // one rescan at a time (the watcher's, or a read's)
 
 	mu        sync.Mutex
 	snap      *snapshot
@@ -162,6 +168,8 @@ func (c *corpus) watch(ctx context.Context, interval time.Duration) {
 
 // rescan scans again and tells the listeners what changed.
 func (c *corpus) rescan() {
+	c.scanning.Lock()
+	defer c.scanning.Unlock()
 	old := c.current()
 	snap, err := c.scan(old)
 	if err != nil {
@@ -344,7 +352,7 @@ func (c *corpus) scan(prev *snapshot) (*snapshot, error) {
 			mod = c.fixedMod
 		}
 		if prev != nil {
-			if o, ok := prev.byURI[uri]; ok && o.size == info.Size() && o.modTime.Equal(mod) && o.id == idOf(info) {
+			if o, ok := prev.byURI[uri]; ok && o.size == info.Size() && o.modTime.Equal(mod) && o.id.same(idOf(info)) {
 				snap.byURI[uri] = o
 				return nil
 			}

@@ -203,7 +203,13 @@ func TestDocsDirWatch(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		// As editors save: a new file renamed over the old (a scan never
+		// sees it half written; the read after an update meets a new inode).
+		tmp := p + ".tmp~"
+		if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, p); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -57,7 +57,7 @@ func (r *dirRoot) read(p string) ([]byte, fileID, error) {
 	if err != nil {
 		return nil, fileID{}, err
 	}
-	return data, fileID{dev: uint64(st.Dev), ino: st.Ino}, nil
+	return data, fileID{dev: uint64(st.Dev), ino: st.Ino, links: uint64(st.Nlink)}, nil
 }
 
 // openWalk opens p one component at a time, each with O_NOFOLLOW, so a

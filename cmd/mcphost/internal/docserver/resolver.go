@@ -47,10 +47,22 @@ func (r *resolver) readDocument(uri string, p *Principal) (*mcp.ResourceContents
 		}
 		return nil, errNoDocument
 	}
-	if id != d.id {
-		r.log.Warn("docs: read refused: the file is not the one indexed (replaced since the last scan; the next scan indexes it anew)",
-			"uri", uri, "path", d.path)
-		return nil, errNoDocument
+	if !id.same(d.id) {
+		// Replaced since the scan. An editor's atomic save (a new file
+		// renamed over the old) does that: with one link, the file is no
+		// other document, so the folder is scanned now and the read goes on
+		// if the index then holds this very file. A file with more links may
+		// be another team's document linked in: refused until a scan
+		// indexes it (see the package doc).
+		if id.links == 1 {
+			r.corpus.rescan()
+			d = r.corpus.current().byURI[uri]
+		}
+		if d == nil || !id.same(d.id) {
+			r.log.Warn("docs: read refused: the file is not the one indexed (replaced since the last scan; the next scan indexes it anew)",
+				"uri", uri)
+			return nil, errNoDocument
+		}
 	}
 	if len(data) == 0 { // emptied since the last scan; the next scan drops it
 		return nil, errNoDocument
