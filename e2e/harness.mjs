@@ -32,7 +32,7 @@ export async function startMcphost(args = [], { cwd = root, env = {} } = {}) {
   });
   const wsUrl = url.replace(/^http/, "ws") + "mcp";
   const stop = async () => {
-    if (proc.exitCode !== null) return;
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
     const done = new Promise((r) => proc.once("exit", r));
     proc.kill("SIGTERM");
     const t = setTimeout(() => proc.kill("SIGKILL"), 5000);
