@@ -73,6 +73,9 @@ test('a Vite build of a one-page consumer carries the wasm along and works again
     assert.equal(r.serverInfo, 'mcphost-docs')
     assert.ok(r.resources > 10)
     assert.equal(r.mention, 3)
+    // <mcp-mention> and its modules came through the bundle, and ranked @onb
+    assert.deepEqual(r.picked, ['docs://team/payments/onboarding/first-week.md', 'docs://team/platform/onboarding/dev-environment.md',
+      'docs://team/platform/onboarding/welcome.md', 'docs://team/support/onboarding/support-handbook.md'])
     const size = readFileSync(path.join(root, 'cmd', 'mcphost', 'internal', 'sampledocs', 'support', 'media', 'queue-dashboard.png')).length
     // The fixture is named .png but holds JPEG bytes: the sniffed type wins.
     assert.deepEqual(r.part, { kind: 'binary', mimeType: 'image/jpeg', bytes: size, text: 0 })

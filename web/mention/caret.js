@@ -1,0 +1,88 @@
+// Query and caret parsing for <mcp-mention>: finding the @token being typed
+// at the caret of a textarea, an input or a contenteditable, and replacing
+// it with the chosen resource's token.
+
+import { displayText } from "../display.js"
+
+/**
+ * Finds the @-mention being typed at caret in text: an "@" at the start or
+ * after whitespace or an opening bracket, followed by non-space characters up
+ * to the caret. Returns { start, end, query } (start indexes the "@") or null.
+ */
+export function findMention(text, caret) {
+  if (caret == null || caret < 1 || caret > text.length) return null
+  for (let i = caret - 1; i >= 0; i--) {
+    const c = text[i]
+    if (c === "@") {
+      const before = i === 0 ? "" : text[i - 1]
+      if (i === 0 || /[\s([{"'“‘]/.test(before)) {
+        return { start: i, end: caret, query: text.slice(i + 1, caret) }
+      }
+      return null
+    }
+    if (/\s/.test(c)) return null
+  }
+  return null
+}
+
+/** Whether the composer t is a text control (textarea or input) rather than a contenteditable. */
+export function isTextControl(t) {
+  return t instanceof HTMLTextAreaElement || t instanceof HTMLInputElement
+}
+
+/**
+ * The @token at the caret of composer t: { start, end, query } (plus the
+ * text node, in a contenteditable), or null when there is none or the
+ * selection is not collapsed.
+ */
+export function caretToken(t) {
+  if (!t) return null
+  if (isTextControl(t)) {
+    if (t.selectionStart !== t.selectionEnd) return null
+    return findMention(t.value, t.selectionStart)
+  }
+  const sel = t.ownerDocument.getSelection()
+  if (!sel || sel.rangeCount === 0 || !sel.isCollapsed) return null
+  const node = sel.anchorNode
+  if (!node || node.nodeType !== Node.TEXT_NODE || !t.contains(node)) return null
+  const m = findMention(node.data, sel.anchorOffset)
+  return m && { ...m, node }
+}
+
+/**
+ * Replaces token tok in composer t with the mention of uri: "@uri " in a
+ * text control, an uneditable span titled label in a contenteditable; then
+ * fires an input event (insertReplacementText) on t.
+ */
+export function insertToken(t, tok, uri, label) {
+  if (!t || !tok) return
+  if (isTextControl(t)) {
+    // shown as displayText: a URI with bidi controls must not reorder the composer (the event details keep the real URI)
+    const text = `@${displayText(uri)} `
+    t.focus()
+    t.setSelectionRange(tok.start, tok.end)
+    t.setRangeText(text, tok.start, tok.end, "end")
+    t.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertReplacementText", data: text }))
+    return
+  }
+  const node = tok.node
+  if (!node || !node.isConnected) return
+  const after = node.splitText(tok.end)
+  node.data = node.data.slice(0, tok.start)
+  const chip = document.createElement("span")
+  chip.className = "mcp-mention-token"
+  chip.contentEditable = "false"
+  chip.dataset.uri = uri
+  chip.dir = "auto"
+  chip.textContent = `@${displayText(label)}`
+  const space = document.createTextNode("\u00a0")
+  after.before(chip, space)
+  t.focus()
+  const sel = t.ownerDocument.getSelection()
+  const range = t.ownerDocument.createRange()
+  range.setStart(space, 1)
+  range.collapse(true)
+  sel.removeAllRanges()
+  sel.addRange(range)
+  t.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertReplacementText" }))
+}

@@ -1,0 +1,195 @@
+// The virtual listbox of <mcp-mention>: rows grouped by server, of which only
+// those in view plus an overscan are in the DOM (never more than
+// MAX_OPTION_NODES options), between spacers that keep the scrollbar true;
+// the active option is scrolled into view and rendered on demand.
+
+import { el } from "./dom.js"
+
+/** Most option nodes the listbox ever holds, however many matches there are. */
+export const MAX_OPTION_NODES = 50
+
+const DEFAULT_ROW_HEIGHT = 56
+const DEFAULT_GROUP_HEIGHT = 30
+const OVERSCAN = 6
+
+/**
+ * A VirtualList renders rows into the role=listbox element list. Rows are
+ * {type: "group", hostIndex, label, count} or {type: "option", match, host,
+ * hostIndex, pos, size, ordinal}; renderOption(row) builds an option's
+ * element (with the id optionId(ordinal)).
+ */
+export class VirtualList {
+  rows = []
+  options = [] // indexes into rows of the option rows
+  active = -1 // index into options
+  #list
+  #idPrefix
+  #renderOption
+  #rowHeight = DEFAULT_ROW_HEIGHT
+  #groupHeight = DEFAULT_GROUP_HEIGHT
+  #offsets = [0] // #offsets[i] = top of row i; #offsets[rows.length] = total height
+  #range = [0, 0]
+  #raf = 0
+
+  constructor(list, idPrefix, renderOption) {
+    this.#list = list
+    this.#idPrefix = idPrefix
+    this.#renderOption = renderOption
+  }
+
+  /** The id of option ordinal i. */
+  optionId(i) {
+    return `${this.#idPrefix}-opt-${i}`
+  }
+
+  /** The row of option i, or undefined. */
+  optionRow(i) {
+    return this.rows[this.options[i]]
+  }
+
+  /** Options in one page of the list (PageDown, PageUp). */
+  get page() {
+    return Math.max(1, Math.floor((this.#list.clientHeight || 7 * this.#rowHeight) / this.#rowHeight) - 1)
+  }
+
+  /** Empties the list. */
+  clear() {
+    cancelAnimationFrame(this.#raf)
+    this.#raf = 0
+    this.#list.replaceChildren()
+    this.rows = []
+    this.options = []
+    this.active = -1
+  }
+
+  /**
+   * Renders rows from the top; with no rows, one disabled option saying
+   * emptyText (the id idPrefix-none). Returns the active option's id or null.
+   */
+  render(emptyText) {
+    this.#list.hidden = false
+    if (!this.rows.length) {
+      const none = el("div", "mcp-mention-empty", { role: "option", "aria-disabled": "true", id: `${this.#idPrefix}-none` })
+      none.textContent = emptyText
+      this.#list.replaceChildren(none)
+      this.#list.style.height = ""
+      this.#range = [0, 0]
+      return null
+    }
+    this.#measure()
+    const off = (this.#offsets = new Array(this.rows.length + 1))
+    off[0] = 0
+    this.rows.forEach((r, i) => (off[i + 1] = off[i] + (r.type === "group" ? this.#groupHeight : this.#rowHeight)))
+    this.#list.style.height = `${off[Math.min(this.rows.length, 7)]}px`
+    return this.renderWindow(true)
+  }
+
+  /** On scroll: renders the rows now in view, once per frame (cb gets the active id). */
+  scrolled(cb) {
+    if (this.#raf) return
+    this.#raf = requestAnimationFrame(() => {
+      this.#raf = 0
+      cb(this.renderWindow())
+    })
+  }
+
+  #measure() {
+    const cs = getComputedStyle(this.#list)
+    const num = (name, dflt) => {
+      const n = parseFloat(cs.getPropertyValue(name).trim())
+      return Number.isFinite(n) && n > 0 ? n : dflt
+    }
+    this.#rowHeight = num("--mcp-mention-row-height", DEFAULT_ROW_HEIGHT)
+    this.#groupHeight = num("--mcp-mention-group-height", DEFAULT_GROUP_HEIGHT)
+  }
+
+  /** The index of the row at y pixels from the top of the list. */
+  #rowAt(y) {
+    const off = this.#offsets
+    let lo = 0
+    let hi = off.length - 2
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (off[mid] <= y) lo = mid
+      else hi = mid - 1
+    }
+    return Math.max(0, lo)
+  }
+
+  /** Renders only the rows in view (plus overscan); returns the active option's id or null. */
+  renderWindow(force = false) {
+    const rows = this.rows
+    if (!rows.length) return null
+    const off = this.#offsets
+    const top = this.#list.scrollTop
+    const view = this.#list.clientHeight || 7 * this.#rowHeight
+    const first = Math.max(0, this.#rowAt(top) - OVERSCAN)
+    let last = Math.min(rows.length, this.#rowAt(top + view) + 1 + OVERSCAN)
+    let count = 0
+    for (let i = first; i < last; i++) {
+      if (rows[i].type === "option" && ++count > MAX_OPTION_NODES) {
+        last = i
+        break
+      }
+    }
+    if (force || first !== this.#range[0] || last !== this.#range[1]) {
+      this.#range = [first, last]
+      const frag = document.createDocumentFragment()
+      const above = el("div", "mcp-mention-spacer", { "aria-hidden": "true" })
+      above.style.height = `${off[first]}px`
+      frag.append(above)
+      let group = null
+      for (let i = first; i < last; i++) {
+        const r = rows[i]
+        if (r.type === "group" || !group || group.dataset.host !== String(r.hostIndex)) {
+          const g = r.type === "group" ? r : rows.find((x) => x.type === "group" && x.hostIndex === r.hostIndex)
+          group = el("div", "mcp-mention-group", { role: "group", "aria-label": g.label, "data-host": String(r.hostIndex) })
+          frag.append(group)
+          if (r.type === "group") {
+            const hd = el("div", "mcp-mention-group-header", { "aria-hidden": "true" })
+            hd.append(Object.assign(el("bdi", "mcp-mention-server"), { textContent: r.label }), ` · ${r.count}`)
+            group.append(hd)
+            continue
+          }
+        }
+        group.append(this.#renderOption(r))
+      }
+      const bottom = el("div", "mcp-mention-spacer", { "aria-hidden": "true" })
+      bottom.style.height = `${off[rows.length] - off[last]}px`
+      frag.append(bottom)
+      this.#list.replaceChildren(frag)
+    }
+    return this.syncActive()
+  }
+
+  /**
+   * Selects option i (-1: none), scrolling it into view when scroll is set;
+   * returns the active option's id or null.
+   */
+  setActive(i, scroll = true) {
+    const n = this.options.length
+    if (!n) return null
+    this.active = i < 0 ? -1 : Math.min(i, n - 1)
+    if (scroll && this.active >= 0) {
+      const rowIndex = this.options[this.active]
+      // keep the group header in view for a group's first option
+      const topRow = this.rows[rowIndex - 1]?.type === "group" ? rowIndex - 1 : rowIndex
+      const y0 = this.#offsets[topRow]
+      const y1 = this.#offsets[rowIndex + 1]
+      const L = this.#list
+      if (y0 < L.scrollTop) L.scrollTop = y0
+      else if (y1 > L.scrollTop + L.clientHeight) L.scrollTop = y1 - L.clientHeight
+    }
+    return this.renderWindow()
+  }
+
+  /** Marks the active option aria-selected; returns its id when it is in the DOM, else null. */
+  syncActive() {
+    for (const o of this.#list.querySelectorAll("[role=option][aria-selected=true]")) o.setAttribute("aria-selected", "false")
+    const id = this.optionId(this.active)
+    const opt = this.active >= 0 ? this.#list.querySelector(`#${CSS.escape(id)}`) : null
+    if (!opt) return null
+    opt.setAttribute("aria-selected", "true")
+    return id
+  }
+}

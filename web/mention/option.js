@@ -1,0 +1,197 @@
+// One option row of <mcp-mention>: title, URI, description, badges and icon,
+// every server string written as text through displayText in its own
+// bidi-isolated element, matches split into <mark>s. Also the DOM-free
+// helpers that decide what a row shows (ranges, sizes, icons, the provider
+// rule), which mention.js re-exports.
+
+import { displayText } from "../display.js"
+import { el } from "./dom.js"
+
+/** Image types a model provider accepts by default (mirrors connect()'s acceptImages). */
+export const DEFAULT_ACCEPT_IMAGES = ["image/png", "image/jpeg", "image/gif", "image/webp"]
+
+/** Raster types an icon data: URL may have (no SVG: see safeIconSrc). */
+export const ICON_DATA_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"]
+
+/** Longest icon data: URL shown, in characters (48 KiB of base64 is a 36 KB image). */
+export const MAX_ICON_DATA_URL = 49152
+
+const TEXT_TYPES = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|ecmascript|toml|sql|graphql|x-sh)\b|application\/[^;]+\+(json|xml|yaml)\b)/i
+
+/** Normalizes highlight ranges: [[s, e], ...] or [{start, end}, ...] to sorted, clamped [s, e] pairs. */
+export function normalizeRanges(ranges, length) {
+  if (!Array.isArray(ranges)) return []
+  const out = []
+  for (const r of ranges) {
+    let s, e
+    if (Array.isArray(r)) [s, e] = r
+    else if (r && typeof r === "object") ({ start: s, end: e } = r)
+    if (!Number.isInteger(s) || !Number.isInteger(e)) continue
+    s = Math.max(0, Math.min(s, length))
+    e = Math.max(0, Math.min(e, length))
+    if (e > s) out.push([s, e])
+  }
+  out.sort((a, b) => a[0] - b[0])
+  const merged = []
+  for (const r of out) {
+    const last = merged[merged.length - 1]
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1])
+    else merged.push(r)
+  }
+  return merged
+}
+
+/** Human-readable byte size: 0 B, 812 B, 4.2 KB, 1.3 MB. */
+export function formatBytes(n) {
+  if (typeof n !== "number" || !Number.isFinite(n) || n < 0) return ""
+  if (n < 1000) return `${n} B`
+  const units = ["KB", "MB", "GB", "TB"]
+  let v = n
+  let u = -1
+  do {
+    v /= 1000
+    u++
+  } while (v >= 1000 && u < units.length - 1)
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`
+}
+
+/**
+ * The src to show for a server's icon, or null. By default only data: URLs of
+ * a raster type (ICON_DATA_TYPES, base64 or not, at most MAX_ICON_DATA_URL
+ * characters), so opening the picker makes no request at all: an https icon
+ * would be fetched by every page that lists it (a tracking pixel where the
+ * page has no image CSP). With { remote: true } (the remote-icons attribute),
+ * https: URLs are shown too. SVG is never shown: in an <img> it can neither
+ * script nor load anything, but it is a document format with a history of
+ * renderer bugs, and an icon needs none of it.
+ */
+export function safeIconSrc(src, { remote = false } = {}) {
+  if (typeof src !== "string") return null
+  if (/^data:/i.test(src)) {
+    if (src.length > MAX_ICON_DATA_URL) return null
+    const m = /^data:([^;,]*)((?:;[^;,]*)*),/i.exec(src)
+    if (!m || !ICON_DATA_TYPES.includes(m[1].trim().toLowerCase())) return null
+    return src
+  }
+  if (!remote) return null
+  let url
+  try {
+    url = new URL(src)
+  } catch {
+    return null
+  }
+  return url.protocol === "https:" ? url.href : null
+}
+
+/**
+ * The default acceptance rule for a model provider: text-like types and the
+ * accepted image types go to the model; other binaries would be withheld.
+ * Returns true, or a short reason string. A descriptor without a mimeType is
+ * accepted (its bytes are sniffed on attach).
+ */
+export function defaultAccepts(descriptor, acceptImages = DEFAULT_ACCEPT_IMAGES) {
+  const mt = (typeof descriptor?.mimeType === "string" ? descriptor.mimeType : "").split(";")[0].trim().toLowerCase()
+  if (!mt) return true
+  if (TEXT_TYPES.test(mt)) return true
+  if (mt.startsWith("image/")) return acceptImages.includes(mt) ? true : `${mt} is not an accepted image type`
+  return `${mt} cannot be sent to the model`
+}
+
+/**
+ * Appends text (a server's string) to parent with ranges wrapped in <mark>;
+ * text nodes only, never markup. The ranges index the real string; each piece
+ * is shown through displayText.
+ */
+export function appendHighlighted(parent, text, ranges, opts) {
+  text = String(text ?? "")
+  let at = 0
+  for (const [s, e] of normalizeRanges(ranges, text.length)) {
+    if (s > at) parent.append(displayText(text.slice(at, s), opts))
+    const m = document.createElement("mark")
+    m.textContent = displayText(text.slice(s, e), opts)
+    parent.append(m)
+    at = e
+  }
+  if (at < text.length) parent.append(displayText(text.slice(at), opts))
+}
+
+function mimeBadge(mt) {
+  mt = (typeof mt === "string" ? mt : "").split(";")[0]
+  if (!mt) return ""
+  const short = { "text/markdown": "Markdown", "text/plain": "Text", "application/json": "JSON", "text/html": "HTML" }[mt]
+  return short || mt
+}
+
+function glyphFor(d, isTemplate) {
+  if (isTemplate) return "{ }"
+  const mt = typeof d?.mimeType === "string" ? d.mimeType : ""
+  if (mt.startsWith("image/")) return "IMG"
+  if (mt === "text/markdown") return "MD"
+  if (mt.startsWith("text/")) return "TXT"
+  if (mt.includes("json")) return "{}"
+  return "BIN"
+}
+
+/**
+ * The role=option element of row r ({match, host, ordinal, pos, size}) with
+ * the id idPrefix-opt-ordinal. ctx: { active (ordinal), remoteIcons,
+ * accepts(descriptor, {template, host}) }.
+ */
+export function renderOption(r, idPrefix, ctx) {
+  const { match } = r
+  const isTemplate = !match.resource && !!match.template
+  const d = match.resource || match.template || {}
+  const hl = match.highlights || {}
+  const opt = el("div", "mcp-mention-option", {
+    role: "option",
+    id: `${idPrefix}-opt-${r.ordinal}`,
+    "aria-selected": String(ctx.active === r.ordinal),
+    "aria-setsize": String(r.size),
+    "aria-posinset": String(r.pos),
+    "data-ordinal": String(r.ordinal),
+  })
+  if (isTemplate) opt.classList.add("is-template")
+  const icon = el("span", "mcp-mention-icon", { "aria-hidden": "true" })
+  const src = (Array.isArray(d.icons) ? d.icons : []).map((i) => safeIconSrc(i?.src, { remote: ctx.remoteIcons })).find(Boolean)
+  if (src) {
+    const img = el("img", "", { alt: "", referrerpolicy: "no-referrer", loading: "lazy", width: "24", height: "24" })
+    img.src = src
+    icon.append(img)
+  } else icon.textContent = glyphFor(d, isTemplate)
+  // each server string in its own isolated span: a right-to-left name cannot reorder the row
+  const title = el("span", "mcp-mention-title", { dir: "auto" })
+  if (d.title) appendHighlighted(title, d.title, hl.title)
+  else appendHighlighted(title, d.name, hl.name)
+  const sub = el("span", "mcp-mention-sub")
+  const uri = el("span", "mcp-mention-uri", { dir: "ltr" })
+  appendHighlighted(uri, isTemplate ? d.uriTemplate : d.uri, hl.uri)
+  sub.append(uri)
+  if (d.description) {
+    sub.append(" · ")
+    const desc = el("span", "mcp-mention-desc", { dir: "auto" })
+    appendHighlighted(desc, d.description, hl.description)
+    sub.append(desc)
+  }
+  const meta = el("span", "mcp-mention-meta")
+  if (isTemplate) meta.append(Object.assign(el("span", "mcp-mention-badge is-template"), { textContent: "template" }))
+  const mb = mimeBadge(d.mimeType)
+  if (mb) meta.append(Object.assign(el("span", "mcp-mention-badge mcp-mention-mime", { dir: "ltr" }), { textContent: displayText(mb) }))
+  if (!isTemplate && typeof d.size === "number") {
+    meta.append(Object.assign(el("span", "mcp-mention-size"), { textContent: formatBytes(d.size) }))
+  }
+  let verdict = true
+  try {
+    verdict = ctx.accepts(d, { template: isTemplate, host: r.host })
+  } catch {
+    verdict = true
+  }
+  if (verdict !== true) {
+    opt.classList.add("is-unsupported")
+    const b = el("span", "mcp-mention-badge is-unsupported")
+    b.textContent = "not sent to model"
+    b.title = typeof verdict === "string" ? displayText(verdict) : "The model provider cannot accept this type"
+    meta.append(b)
+  }
+  opt.append(icon, title, meta, sub)
+  return opt
+}
