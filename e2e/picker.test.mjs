@@ -502,6 +502,100 @@ describe("mcp-mention", () => {
     await page.close()
   })
 
+  test("a query typed before anything is listed: a loading row, then results as the listing streams in, without another key", async () => {
+    const page = await openFixture()
+    await page.evaluate(() => {
+      window.late = new FakeHost("late", [])
+      picker.hosts = []
+    })
+    await page.locator("#composer").focus()
+    await page.keyboard.type("@onb")
+    assert.equal(await page.locator("mcp-mention").getAttribute("open"), null, "no hosts: nothing to show")
+    await page.evaluate(() => (picker.hosts = [late]))
+    await page.waitForFunction(() => picker.open)
+    assert.equal(await page.locator("mcp-mention .mcp-mention-empty").textContent(), "Loading resources…")
+    await page.evaluate(() => {
+      late.resources.push({ uri: "docs://a/onboarding/one", name: "one", title: "One" })
+      late.dispatchEvent(new CustomEvent("listprogress", { detail: { resources: 1, templates: 0, done: false, truncated: false, errors: [] } }))
+    })
+    await page.waitForFunction(() => document.querySelectorAll("mcp-mention [role=option][id*=-opt-]").length === 1)
+    assert.match(await page.locator("mcp-mention .mcp-mention-footer").textContent(), /Listing… 1 resources so far/)
+    await page.evaluate(() => {
+      late.resources.push({ uri: "docs://a/onboarding/two", name: "two", title: "Two" })
+      late.dispatchEvent(new CustomEvent("listprogress", { detail: { resources: 2, templates: 0, done: true, truncated: false, errors: [] } }))
+    })
+    await page.waitForFunction(() => document.querySelectorAll("mcp-mention [role=option][id*=-opt-]").length === 2)
+    assert.doesNotMatch(await page.locator("mcp-mention .mcp-mention-footer").textContent(), /Listing/)
+    // a query with no match once everything is listed says so
+    await page.keyboard.type("x")
+    assert.equal(await page.locator("mcp-mention .mcp-mention-empty").textContent(), "No matching resources")
+    // an empty host list closes the popup; setting hosts again reopens it on the same token
+    await page.keyboard.press("Backspace")
+    await page.evaluate(() => (picker.hosts = []))
+    await page.waitForFunction(() => !picker.open)
+    await page.evaluate(() => (picker.hosts = [late]))
+    await page.waitForFunction(() => document.querySelectorAll("mcp-mention [role=option][id*=-opt-]").length === 2)
+    assert.deepEqual(page.errors, [])
+    await page.close()
+  })
+
+  test("removed and re-added 100 times: hosts hold no listener of a removed picker, and it still works", async () => {
+    const page = await openFixture()
+    const res = await page.evaluate(async () => {
+      // count the live listeners each host holds, by instrumenting the hosts
+      const other = new FakeHost("other", [{ uri: "wiki://onboarding", name: "onboarding", title: "Company onboarding" }])
+      const live = new Map()
+      for (const h of [host, other]) {
+        const set = new Set()
+        live.set(h, set)
+        const add = h.addEventListener.bind(h)
+        const remove = h.removeEventListener.bind(h)
+        h.addEventListener = (t, fn, o) => (set.add(t + "\0" + (fn.__id ??= Math.random())), add(t, fn, o))
+        h.removeEventListener = (t, fn, o) => (set.delete(t + "\0" + fn.__id), remove(t, fn, o))
+      }
+      const counts = () => [...live.values()].map((s) => s.size)
+      picker.hosts = [host, other]
+      const start = counts()
+      const parent = picker.parentNode
+      const next = picker.nextSibling
+      const bad = []
+      for (let i = 0; i < 100; i++) {
+        picker.remove()
+        if (counts().some((n) => n !== 0)) bad.push(["removed", i, counts()])
+        // hosts set while detached are kept, and listened to only once connected
+        if (i % 10 === 0) picker.hosts = [host, other]
+        if (counts().some((n) => n !== 0)) bad.push(["set while removed", i, counts()])
+        parent.insertBefore(picker, next)
+        if (counts().some((n, k) => n !== start[k])) bad.push(["re-added", i, counts()])
+      }
+      // a removed picker does not react to its hosts
+      picker.remove()
+      const before = host.calls.length
+      host.dispatchEvent(new CustomEvent("listprogress", { detail: { resources: 5, done: false } }))
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+      const reacted = host.calls.length !== before
+      parent.insertBefore(picker, next)
+      return { start, bad, reacted, end: counts(), composerRole: document.querySelector("#composer").getAttribute("role") }
+    })
+    assert.deepEqual(res.start, [4, 4], "one listener per host event type")
+    assert.deepEqual(res.bad, [])
+    assert.equal(res.reacted, false)
+    assert.deepEqual(res.end, [4, 4])
+    assert.equal(res.composerRole, "combobox")
+    // it still works: typing opens both groups, Enter attaches, a listing refreshes it
+    await page.locator("#composer").focus()
+    await page.keyboard.type("@onb")
+    await page.waitForFunction(() => document.querySelectorAll("mcp-mention [role=group]").length === 2)
+    const before = await page.evaluate(() => host.calls.filter((c) => c[0] === "mention").length)
+    await page.evaluate(() => host.dispatchEvent(new CustomEvent("listprogress", { detail: { resources: 5, done: true } })))
+    await page.waitForFunction((n) => host.calls.filter((c) => c[0] === "mention").length > n, before)
+    await page.keyboard.press("ArrowDown")
+    await page.keyboard.press("Enter")
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mcp-attached"))
+    assert.deepEqual(page.errors, [])
+    await page.close()
+  })
+
   test("axe-core: no serious or critical violation on the open picker (list and template step)", async () => {
     const page = await openFixture()
     await page.locator("#composer").focus()
