@@ -484,7 +484,12 @@ export function wrapDocument(part: { uri?: string; mimeType?: string; text?: str
 
 /** The <mcp-mention> element; see docs/ui.md for its attributes and events. */
 export interface MentionElement extends HTMLElement {
-  /** Hosts whose resources are offered, grouped by server in this order. */
+  /** Hosts whose resources are offered, grouped by server in this order.
+   * Setting them (and every listprogress or listchanged of theirs) re-reads
+   * the @token at the caret of a focused composer, so a query typed before
+   * the hosts connected or listed shows without another key; while a host
+   * has listed nothing yet the list shows a loading row. Listeners on the
+   * hosts live only while the element is connected. */
   hosts: Host[]
   /** Whether the model provider can take a descriptor: true or a reason. */
   accepts: (descriptor: Resource | ResourceTemplate, context: { template: boolean; host: Host }) => true | string
