@@ -46,6 +46,8 @@ func (s *Session) gate(method, uri string) error {
 		ok, need = c.Completions != nil || s.init.ProtocolVersion == "2024-11-05", "completions"
 	case "tools/list", "tools/call":
 		ok, need = c.Tools != nil, "tools"
+	case "prompts/list", "prompts/get":
+		ok, need = c.Prompts != nil, "prompts"
 	}
 	if ok {
 		return nil
@@ -315,12 +317,18 @@ func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
 // Complete asks completion/complete for values of one argument of a resource
 // template (ref/resource). args holds variables already chosen.
 func (s *Session) Complete(ctx context.Context, uriTemplate, name, value string, args map[string]string) (*Completion, error) {
+	return s.complete(ctx, map[string]string{"type": "ref/resource", "uri": uriTemplate}, uriTemplate, name, value, args)
+}
+
+// complete performs completion/complete for ref; label names the template
+// or prompt in errors.
+func (s *Session) complete(ctx context.Context, ref map[string]string, label, name, value string, args map[string]string) (*Completion, error) {
 	const method = "completion/complete"
-	if err := s.gate(method, uriTemplate); err != nil {
+	if err := s.gate(method, label); err != nil {
 		return nil, err
 	}
 	params := map[string]any{
-		"ref":      map[string]string{"type": "ref/resource", "uri": uriTemplate},
+		"ref":      ref,
 		"argument": map[string]string{"name": name, "value": value},
 	}
 	if len(args) > 0 {
@@ -329,11 +337,11 @@ func (s *Session) Complete(ctx context.Context, uriTemplate, name, value string,
 	var res struct {
 		Completion *Completion `json:"completion"`
 	}
-	if err := s.call(ctx, method, uriTemplate, params, &res); err != nil {
+	if err := s.call(ctx, method, label, params, &res); err != nil {
 		return nil, err
 	}
 	if res.Completion == nil {
-		return nil, newError(KindProtocol, ErrProtocol, method, uriTemplate, "result has no \"completion\" object")
+		return nil, newError(KindProtocol, ErrProtocol, method, label, "result has no \"completion\" object")
 	}
 	if res.Completion.Values == nil {
 		res.Completion.Values = []string{}
