@@ -15,8 +15,11 @@
 // server offers paged listing, the template docs://team/{team}/policy/{name}
 // with completion of both variables, subscriptions (resources/updated on
 // change and on deletion, list_changed), the search_documents tool
-// (resource links), and, for the clients named in [Config.ResourceBlind],
-// fetch_document.
+// (resource links), two prompts (summarize_document {uri},
+// compare_documents {first, second}: the documents embedded as resources,
+// read as the connection's principal; their arguments complete over the
+// documents the principal may read), and, for the clients named in
+// [Config.ResourceBlind], fetch_document.
 //
 // # Revisions
 //
@@ -31,8 +34,8 @@
 // delivers each listen's notifications itself (updated for its URIs,
 // list_changed when asked), so that ending one listen never silences
 // another (go-sdk v1.8.0 would: see listen.go), and it sends no answer to
-// a request the client cancelled. Results that differ by principal (list
-// and read, with a token file) or by client (tools/list, when
+// a request the client cancelled. Results that differ by principal (list,
+// read and prompts/get, with a token file) or by client (tools/list, when
 // -resource-blind names any) say cacheScope "private"; the others keep
 // go-sdk's "public".
 //

@@ -171,9 +171,13 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 		Capabilities: &mcp.ServerCapabilities{
 			Resources:   &mcp.ResourceCapabilities{Subscribe: true, ListChanged: true},
 			Tools:       &mcp.ToolCapabilities{ListChanged: true},
+			Prompts:     &mcp.PromptCapabilities{},
 			Completions: &mcp.CompletionCapabilities{},
 		},
 		CompletionHandler: func(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+			if req.Params != nil && req.Params.Ref != nil && req.Params.Ref.Type == "ref/prompt" {
+				return s.completePrompt(req.Params, p), nil
+			}
 			return s.complete(req.Params, p), nil
 		},
 		SubscribeHandler: func(ctx context.Context, req *mcp.SubscribeRequest) error {
@@ -190,7 +194,7 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 		// (fetch_document for the resource-blind) may not be shared.
 		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
 			switch req.(type) {
-			case *mcp.ListResourcesRequest, *mcp.ReadResourceRequest:
+			case *mcp.ListResourcesRequest, *mcp.ReadResourceRequest, *mcp.GetPromptRequest:
 				if p != localPrincipal {
 					c.CacheScope = "private"
 				}
@@ -252,6 +256,7 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 		Description: "A policy document of a team; complete team, then name.",
 		MIMEType:    "text/markdown",
 	}, read)
+	s.addPrompts(srv, p, reads)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "search_documents",
 		Title: "Search documents",
