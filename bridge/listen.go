@@ -4,6 +4,7 @@ import (
 	stdjson "encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -117,7 +118,7 @@ func (s *Session) openListenLocked(uri string, st *uriListen) {
 	} else {
 		l.list = r
 	}
-	filter := `{"resourcesListChanged":true}`
+	filter := s.listFilter()
 	if uri != "" {
 		b, _ := stdjson.Marshal(uri)
 		filter = `{"resourceSubscriptions":[` + string(b) + `]}`
@@ -267,6 +268,20 @@ func (s *Session) replaceListListenLocked() {
 	}
 }
 
+// listFilter is the notifications filter of the list-changed listen: the
+// lists whose changes the server announces ("{}" when none).
+func (s *Session) listFilter() string {
+	c := s.init.Capabilities
+	var f []string
+	if c.Resources != nil && c.Resources.ListChanged {
+		f = append(f, `"resourcesListChanged":true`)
+	}
+	if c.Prompts != nil && c.Prompts.ListChanged {
+		f = append(f, `"promptsListChanged":true`)
+	}
+	return "{" + strings.Join(f, ",") + "}"
+}
+
 // reopenLater reopens a listen after d, unless the session ends first.
 func (s *Session) reopenLater(uri string, st *uriListen, d time.Duration) {
 	l := &s.listens
@@ -302,7 +317,7 @@ func (s *Session) reopenLater(uri string, st *uriListen, d time.Duration) {
 // startListListen opens the list-changed listen of a 2026-07-28 session
 // whose server announces list changes.
 func (s *Session) startListListen() {
-	if c := s.init.Capabilities.Resources; c == nil || !c.ListChanged {
+	if s.listFilter() == "{}" {
 		return
 	}
 	s.listens.mu.Lock()
@@ -342,6 +357,9 @@ func (s *Session) acknowledged(params []byte) {
 				s.cancelListenLocked(r)
 			}
 			s.watcherDo(func(w Watcher) { w.ListChanged() })
+			if p := s.init.Capabilities.Prompts; p != nil && p.ListChanged && s.o.OnListChanged != nil {
+				s.notes.Push(func() { s.o.OnListChanged("prompts") })
+			}
 		}
 		return
 	}

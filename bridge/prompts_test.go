@@ -133,12 +133,11 @@ func TestPromptsGoSDK(t *testing.T) {
 			srv.AddPrompt(&mcp.Prompt{Name: "late"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 				return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{}}, nil
 			})
-			if tc.want == bridge.ProtocolLegacy { // 2026-07-28 delivers list_changed only to a listen asking for it
+			// In 2026-07-28 through the list-changed listen, which asks for
+			// promptsListChanged when the server announces it.
+			for what := ""; what != "prompts"; {
 				select {
-				case what := <-changed:
-					if what != "prompts" {
-						t.Fatalf("list_changed %q", what)
-					}
+				case what = <-changed:
 				case <-ctx.Done():
 					t.Fatal("no prompts list_changed")
 				}
