@@ -8,8 +8,8 @@
 // <iframe sandbox> (no scripts) under the page's CSP. What goes to the model
 // is wrapped with wrapDocument, which escapes everything a server chose.
 import { connect } from "./mcphost.js"
-import { formatBytes } from "./mention.js"
-import { displayText, wrapDocument } from "./display.js"
+import { defaultAccepts, formatBytes } from "./mention.js"
+import { displayText, escapeAttribute, wrapDocument } from "./display.js"
 
 const $ = (id) => document.getElementById(id)
 const wsUrl = new URL("mcp", location.href).href.replace(/^http/, "ws")
@@ -25,6 +25,10 @@ const state = {
   urls: [], // object URLs of the current preview
   lastTool: null,
   lastRequest: null, // the last assembled model request: { content, withheld, tokens }
+  titles: new Map(), // uri -> title of a document no listing names (a template expansion: "Team policy: platform, access-control.md")
+  liveTitles: new Map(), // uri -> { title, listed }: a heading changed by a live update while the listing still says `listed`
+  pendingTemplate: null, // { template, host } while the picker asks for a template's arguments
+  pendingMention: null, // { uri, label } between the picker's mcp-attach and its insertion into the composer
 }
 
 const picker = document.querySelector("mcp-mention")
@@ -56,27 +60,51 @@ function h(tag, props = {}, ...kids) {
   return e
 }
 
+const MAX_TOASTS = 3
+
+/**
+ * A notice in the bar under the header (in the page's flow, so it covers
+ * nothing): at most MAX_TOASTS at once, each gone after 4.7 s or on its ×.
+ */
 function toast(text, kind = "info") {
-  const t = h("div", { class: `toast toast-${kind}`, text })
-  $("toasts").append(t)
+  const box = $("toasts")
+  const t = h("div", { class: `toast toast-${kind}` },
+    h("span", { class: "toast-text", text }),
+    h("button", { type: "button", class: "toast-x", "aria-label": "Dismiss", text: "×", onclick: () => t.remove() }))
+  box.append(t)
+  while (box.children.length > MAX_TOASTS) box.firstElementChild.remove()
   setTimeout(() => t.classList.add("out"), 4200)
   setTimeout(() => t.remove(), 4700)
 }
 
-function setStatus(kind, text) {
+/**
+ * The connection pill: a word or two (label), the rest (details: a
+ * transport error, the server) on hover and focus, and for screen readers.
+ */
+function setStatus(kind, label, details = "") {
   const s = $("status")
   s.className = `pill pill-${kind}`
-  s.textContent = displayText(text, { multiline: true })
+  s.replaceChildren(h("span", { class: "pill-label", text: label }),
+    details ? h("span", { class: "visually-hidden", text: `: ${details}` }) : null)
+  if (details) s.dataset.details = displayText(details, { multiline: true })
+  else delete s.dataset.details
   document.body.dataset.state = kind
 }
 
 const fmtPct = (x) => `${(100 * (x || 0)).toFixed(x > 0 && x < 0.1 ? 1 : 0)}%`
 const fmtNum = (n) => (n || 0).toLocaleString("en")
 
-/** The name to show for an attached URI: its title or name (or last path segment), through displayText. */
+/**
+ * The name to show for a URI, through displayText: a title a live update
+ * brought, else the listing's title or name, else the title made from the
+ * template it was expanded from, else its last path segment.
+ */
 function shortName(uri) {
   const d = state.descriptors.get(uri)
+  const live = state.liveTitles.get(uri)
+  if (live && live.listed === (d?.title || d?.name || "")) return displayText(live.title)
   if (d && (d.title || d.name)) return displayText(d.title || d.name)
+  if (state.titles.has(uri)) return displayText(state.titles.get(uri))
   const seg = uri.split("/").filter(Boolean).pop() || uri
   try {
     return displayText(decodeURIComponent(seg))
@@ -96,7 +124,7 @@ function glyph(mt) {
 // ---- connection ----
 
 async function connectHost(blind) {
-  setStatus("wait", blind ? "Connecting as resource-blind…" : "Connecting…")
+  setStatus("wait", "Connecting…", `${blind ? "As a resource-blind host (clientInfo resource-blind-demo), to" : "To"} ${wsUrl}`)
   const host = await connect(wsUrl, { clientInfo: blind ? BLIND : CLIENT })
   host.addEventListener("listprogress", (e) => showListing(e.detail))
   host.addEventListener("listchanged", () => {
@@ -116,7 +144,8 @@ async function connectHost(blind) {
     syncStates()
     toast(`Superseded by a tool result: ${shortName(e.detail.uri)}`, "warn")
   })
-  host.addEventListener("disconnected", (e) => setStatus("wait", `Reconnecting… (${e.detail.reason || "connection lost"})`))
+  host.addEventListener("disconnected", (e) =>
+    setStatus("wait", "Reconnecting…", `Connection lost (${e.detail.reason || "no reason given"}). Reconnecting by itself; the attached documents are kept.`))
   host.addEventListener("reconnected", () => {
     setConnected(host)
     syncStates()
@@ -126,7 +155,7 @@ async function connectHost(blind) {
 
 function setConnected(host) {
   const info = host.serverInfo || {}
-  setStatus("ok", "Connected")
+  setStatus("ok", "Connected", `${info.title || info.name || "server"} · MCP ${host.protocolVersion} · ${wsUrl}`)
   $("server").replaceChildren(h("bdi", { text: displayText(info.title || info.name || "server") }), ` · MCP ${displayText(host.protocolVersion)}`)
 }
 
@@ -167,7 +196,7 @@ async function start(blind) {
     $("listing-text").textContent = "Connecting…"
     host = await connectHost(blind)
   } catch (e) {
-    setStatus("err", "Not connected")
+    setStatus("err", "Offline", `Could not connect to ${wsUrl}: ${e.message}`)
     $("listing").hidden = true
     toast(`Could not connect to ${wsUrl}: ${e.message}`, "error")
     return
@@ -199,6 +228,90 @@ picker.addEventListener("mcp-attached", (e) => {
   if (e.detail.host !== state.host) return
   addDoc(e.detail.uri, e.detail.attachments)
 })
+
+// ---- documents by title in the composer ----
+//
+// The picker writes "@<uri> " into a textarea (docs/ui.md, "Inline token")
+// and fires an input event (insertReplacementText) right after mcp-attach.
+// The demo lets it (so the picker still attaches, and reports), and then
+// puts "@<title> " where the URI went: people read titles, and the message
+// the model gets names documents as their <document title="…"> does.
+
+// A badge "not sent to model" for a declared application/octet-stream would
+// be a guess: that type says "unknown bytes", and the bytes, sniffed on
+// attach, decide (server-everything's blob template declares it and reads as
+// text/plain). The rest is the picker's own rule.
+picker.accepts = (d) => (d?.mimeType === "application/octet-stream" ? true : defaultAccepts(d, picker.acceptImages))
+
+picker.addEventListener("mcp-template", (e) => {
+  state.pendingTemplate = { template: e.detail.template, host: e.detail.host }
+})
+picker.addEventListener("mcp-close", () => {
+  state.pendingTemplate = null
+})
+picker.addEventListener("mcp-attach", (e) => {
+  const { uri, host } = e.detail
+  const t = state.pendingTemplate
+  if (t && t.host === host && !state.descriptors.has(uri)) {
+    const title = templateTitle(t.template, host, uri)
+    if (title) state.titles.set(uri, title)
+  }
+  state.pendingMention = { uri, label: shortName(uri) }
+})
+composer.addEventListener("input", (e) => {
+  const m = state.pendingMention
+  if (!m || e.inputType !== "insertReplacementText") return
+  state.pendingMention = null
+  const token = `@${displayText(m.uri)} `
+  const end = composer.selectionStart
+  const start = end - token.length
+  if (start < 0 || composer.value.slice(start, end) !== token) return
+  composer.setRangeText(`@${m.label} `, start, end, "end")
+})
+
+/**
+ * The title of uri, expanded from template: the template's title (or name)
+ * and the values of its variables, e.g. "Dynamic Text Resource: 1". The
+ * values are read back from uri against the template as host.expand()
+ * expands it (with a marker for each variable), so the demo parses no
+ * template syntax itself. Null when uri does not match.
+ */
+function templateTitle(template, host, uri) {
+  const name = template.title || template.name || template.uriTemplate
+  let names
+  let shape
+  try {
+    names = host.templateVars(template.uriTemplate)
+    shape = host.expand(template.uriTemplate, Object.fromEntries(names.map((n, i) => [n, `mcphostvar${i}x`])))
+  } catch {
+    return null
+  }
+  const order = []
+  const source = shape.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/mcphostvar(\d+)x/g, (_, i) => {
+    order.push(Number(i))
+    return "(.+?)"
+  })
+  const m = new RegExp(`^${source}$`).exec(uri)
+  if (!m || !order.length) return null
+  const values = []
+  order.forEach((i, k) => {
+    try {
+      values[i] ??= decodeURIComponent(m[k + 1])
+    } catch {
+      values[i] ??= m[k + 1]
+    }
+  })
+  return `${name}: ${values.filter((v) => v != null).join(", ")}`
+}
+
+/** The message as the model gets it: an attached document's "@<uri>" (typed or pasted) becomes "@<title>". */
+function messageText(text) {
+  for (const uri of [...state.docs.keys()].sort((a, b) => b.length - a.length)) {
+    const title = shortName(uri)
+    for (const form of new Set([uri, displayText(uri)])) text = text.split(`@${form}`).join(`@${title}`).split(form).join(title)
+  }
+  return text
+}
 picker.addEventListener("mcp-error", (e) => {
   const { stage, error, uri } = e.detail
   if (stage === "expand" || stage === "complete") return // the picker reports these in place
@@ -231,6 +344,7 @@ function onUpdated({ uri, parts }) {
   const d = state.docs.get(uri)
   if (!d) return
   const changed = !sameContent(d.parts, parts)
+  noteLiveTitle(uri, d.parts, parts)
   d.parts = parts
   if (!changed) {
     renderChips()
@@ -245,6 +359,29 @@ function onUpdated({ uri, parts }) {
     d.flash = false
     renderChips()
   }, 2500)
+}
+
+/** The first Markdown heading of a document's text parts, or "". */
+function heading(parts) {
+  for (const p of parts) {
+    const m = p.text != null && /^text\/markdown\b/.test(p.mimeType || "") ? /^#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(p.text) : null
+    if (m) return m[1]
+  }
+  return ""
+}
+
+/**
+ * A listing titles a Markdown document after its heading (the documents
+ * server does), and an edit changes the heading without a list_changed: the
+ * new heading is then the title until the listing says otherwise.
+ */
+function noteLiveTitle(uri, before, after) {
+  const d = state.descriptors.get(uri)
+  const listed = d?.title || d?.name || ""
+  const was = state.liveTitles.get(uri)?.title ?? listed
+  const old = heading(before)
+  const now = heading(after)
+  if (now && old && now !== old && old === was) state.liveTitles.set(uri, { title: now, listed })
 }
 
 function syncStates() {
@@ -472,16 +609,19 @@ async function assemble(text) {
   const host = state.host
   const content = []
   const withheld = []
+  text = messageText(text)
   if (text) content.push({ type: "text", text, tokens: Math.ceil(new TextEncoder().encode(text).length / 4) })
   for (const p of host.attachments()) {
     if (!p.forModel || !p.presentable || p.kind === "error") {
       withheld.push({ uri: p.uri, part: p.part, reason: withheldReason(p) })
     } else if (p.forwardAsImage && p.bytes) {
-      content.push({ type: "image", uri: p.uri, mimeType: p.mimeType, bytes: p.size, base64Chars: 4 * Math.ceil(p.size / 3), tokens: await imageTokens(p), stale: p.state === "stale" })
+      content.push({ type: "image", uri: p.uri, title: shortName(p.uri), mimeType: p.mimeType, bytes: p.size, base64Chars: 4 * Math.ceil(p.size / 3), tokens: await imageTokens(p), stale: p.state === "stale" })
     } else if (p.text != null) {
       // escaped: neither the URI, the type nor the text can close the wrapper (see docs/embedding.md)
-      const wrapped = wrapDocument(p, { stale: p.state === "stale" })
-      content.push({ type: "text", uri: p.uri, text: wrapped, tokens: p.tokens, stale: p.state === "stale" })
+      // the title (the name the message uses) goes in as an escaped attribute after the URI
+      const title = shortName(p.uri)
+      const wrapped = wrapDocument(p, { stale: p.state === "stale" }).replace(/^<document uri="[^"]*"/, (m) => `${m} title="${escapeAttribute(title)}"`)
+      content.push({ type: "text", uri: p.uri, title, text: wrapped, tokens: p.tokens, stale: p.state === "stale" })
     } else {
       withheld.push({ uri: p.uri, part: p.part, reason: withheldReason(p) })
     }
@@ -502,8 +642,8 @@ function requestJSON(req) {
 async function send() {
   const host = state.host
   if (!host) return
-  const text = composer.value.trim()
-  if (!text && !state.docs.size) {
+  const typed = composer.value.trim()
+  if (!typed && !state.docs.size) {
     toast("Write a message or attach a document first")
     return
   }
@@ -516,21 +656,23 @@ async function send() {
     toast(`Refresh before the turn failed: ${e.message}`, "warn")
   }
   syncStates()
-  const req = await assemble(text)
+  const req = await assemble(typed)
   state.lastRequest = req
+  const text = req.content[0]?.uri == null ? req.content[0]?.text : ""
   btn.disabled = false
   btn.textContent = "Send"
   const t = $("transcript")
   if (text) t.append(h("article", { class: "msg msg-user" }, h("p", { text })))
   const parts = h("ol", { class: "req-parts" })
   for (const c of req.content) {
-    const label = c.type === "image" ? `${c.mimeType} · ${formatBytes(c.bytes)}` : c.uri ? shortName(c.uri) : "Your message"
+    const label = c.type === "image" ? `${c.title} · ${c.mimeType} · ${formatBytes(c.bytes)}` : c.uri ? c.title : "Your message"
     const snippet = c.type === "image" ? "forwarded as an image (base64)" : c.uri ? c.text.split("\n").slice(1, 3).join(" ").slice(0, 140) : c.text.slice(0, 140)
     parts.append(h("li", { class: `req-part req-${c.type}` },
       h("span", { class: `badge badge-type`, text: c.type }),
       h("span", { class: "req-label", text: label }),
       c.stale ? h("span", { class: "badge badge-stale", text: "stale" }) : null,
       h("span", { class: "req-tokens", text: `≈ ${fmtNum(c.tokens)} tok` }),
+      c.uri ? h("span", { class: "req-uri mono muted", dir: "ltr", text: displayText(c.uri) }) : null,
       h("span", { class: "req-snippet muted", text: snippet })))
   }
   const card = h("article", { class: "msg msg-request", "aria-label": "Assembled model request" },
@@ -635,35 +777,179 @@ function toolForm(tool) {
   return { name, props: Object.entries(props), required: new Set(required.filter((r) => typeof r === "string")), notes }
 }
 
+/** Whether v can be an option of a select (enum and const values). */
+const scalar = (v) => v === null || ["string", "number", "boolean"].includes(typeof v)
+
+/**
+ * The form field a property's schema asks for: { kind, schema, options?,
+ * json?, strings? } where kind is "boolean" (a checkbox), "integer" or
+ * "number" (a number input), "enum" (a select of options), "json" (a
+ * textarea, validated as JSON: json says "object", "array" or "any"; strings
+ * says a union with string takes text that is not JSON as it is) or
+ * "string".
+ */
+function fieldSpec(schema) {
+  const s = isObject(schema) ? schema : {}
+  const types = (Array.isArray(s.type) ? s.type : s.type != null ? [s.type] : []).filter((t) => typeof t === "string" && t !== "null")
+  if (Array.isArray(s.enum) && s.enum.length && s.enum.every(scalar)) return { kind: "enum", schema: s, options: s.enum }
+  if ("const" in s && scalar(s.const)) return { kind: "enum", schema: s, options: [s.const] }
+  if (types.length === 1) {
+    const t = types[0]
+    if (["boolean", "integer", "number", "string"].includes(t)) return { kind: t, schema: s }
+    if (t === "object" || t === "array") return { kind: "json", schema: s, json: t }
+  }
+  if (!types.length) {
+    if (isObject(s.properties)) return { kind: "json", schema: s, json: "object" }
+    if (s.items !== undefined) return { kind: "json", schema: s, json: "array" }
+    if (Array.isArray(s.anyOf) || Array.isArray(s.oneOf)) return { kind: "json", schema: s, json: "any", strings: true }
+    return { kind: "string", schema: s }
+  }
+  return { kind: "json", schema: s, json: "any", strings: types.includes("string") }
+}
+
+const FIELD_TYPES = { boolean: "true / false", integer: "integer", number: "number", string: "text" }
+const show = (v) => (typeof v === "string" ? v : JSON.stringify(v))
+
+/** The input element of a field, with its default shown (a placeholder, a checked box, a first option). */
+function fieldInput(spec, id, prop, required) {
+  const s = spec.schema
+  const hasDefault = "default" in s
+  switch (spec.kind) {
+    case "boolean":
+      return h("input", { id, name: prop, type: "checkbox", checked: s.default === true })
+    case "enum": {
+      const sel = h("select", { id, name: prop, required })
+      const at = hasDefault ? spec.options.findIndex((o) => o === s.default) : -1
+      if (!required) sel.append(h("option", { value: "", text: hasDefault ? `(server default: ${show(s.default)})` : "(not set)" }))
+      else if (at < 0) sel.append(h("option", { value: "", text: "Choose…" }))
+      spec.options.forEach((o, i) => sel.append(h("option", { value: String(i), text: show(o) })))
+      if (required && at >= 0) sel.value = String(at)
+      return sel
+    }
+    case "integer":
+    case "number": {
+      const input = h("input", { id, name: prop, type: "number", required, step: spec.kind === "integer" ? "1" : "any", inputmode: spec.kind === "integer" ? "numeric" : "decimal", autocomplete: "off" })
+      if (typeof s.minimum === "number") input.min = String(s.minimum)
+      if (typeof s.maximum === "number") input.max = String(s.maximum)
+      if (hasDefault) input.placeholder = `default: ${show(s.default)}`
+      return input
+    }
+    case "json":
+      return h("textarea", { id, name: prop, rows: 3, required, spellcheck: "false", autocomplete: "off",
+        placeholder: hasDefault ? `default: ${show(s.default)}` : spec.json === "object" ? '{"key": "value"}' : spec.json === "array" ? "[1, 2, 3]" : "a JSON value" })
+    default: {
+      const input = h("input", { id, name: prop, type: "text", required, autocomplete: "off", spellcheck: "false" })
+      if (hasDefault) input.placeholder = `default: ${show(s.default)}`
+      return input
+    }
+  }
+}
+
+/**
+ * A field's value for the call: { value }, { omit: true } (an optional field
+ * left empty, so the server's default applies) or { error } (shown inline).
+ */
+function readField({ spec, input, required }) {
+  const s = spec.schema
+  if (spec.kind === "boolean") return { value: input.checked }
+  if (spec.kind === "enum") {
+    if (input.value === "") return required ? { error: "Choose a value." } : { omit: true }
+    return { value: spec.options[Number(input.value)] }
+  }
+  const raw = input.value
+  if (spec.kind === "integer" || spec.kind === "number") {
+    const what = spec.kind === "integer" ? "a whole number" : "a number"
+    if (input.validity.badInput) return { error: `Enter ${what}.` }
+    if (raw.trim() === "") return required ? { error: `Required: enter ${what}.` } : { omit: true }
+    const n = Number(raw)
+    if (!Number.isFinite(n) || (spec.kind === "integer" && !Number.isInteger(n))) return { error: `Enter ${what}.` }
+    if (typeof s.minimum === "number" && n < s.minimum) return { error: `At least ${s.minimum}.` }
+    if (typeof s.maximum === "number" && n > s.maximum) return { error: `At most ${s.maximum}.` }
+    if (typeof s.exclusiveMinimum === "number" && n <= s.exclusiveMinimum) return { error: `More than ${s.exclusiveMinimum}.` }
+    if (typeof s.exclusiveMaximum === "number" && n >= s.exclusiveMaximum) return { error: `Less than ${s.exclusiveMaximum}.` }
+    return { value: n }
+  }
+  if (spec.kind === "json") {
+    if (raw.trim() === "") return required ? { error: "Required: enter JSON." } : { omit: true }
+    let v
+    try {
+      v = JSON.parse(raw)
+    } catch (e) {
+      if (spec.strings) return { value: raw }
+      return { error: `Not valid JSON: ${e.message}` }
+    }
+    if (spec.json === "object" && !isObject(v)) return { error: `Expected a JSON object ({…}), not ${kindOf(v)}.` }
+    if (spec.json === "array" && !Array.isArray(v)) return { error: `Expected a JSON array ([…]), not ${kindOf(v)}.` }
+    return { value: v }
+  }
+  if (raw === "") return required ? { error: "Required." } : { omit: true }
+  return { value: raw }
+}
+
+/** Shows (or, with "", clears) a field's inline error. */
+function fieldError(f, message) {
+  f.error.textContent = displayText(message, { multiline: true })
+  f.error.hidden = !message
+  if (message) f.input.setAttribute("aria-invalid", "true")
+  else f.input.removeAttribute("aria-invalid")
+}
+
 function toolCard(tool, index) {
   const { name, props, required, notes } = toolForm(tool)
   const fields = []
-  const form = h("form", { class: "tool-form", "data-tool": name ?? "" })
+  const form = h("form", { class: "tool-form", "data-tool": name ?? "", novalidate: true })
   props.forEach(([prop, schema], j) => {
     const id = `tool-${index}-${j}`
     const listId = `${id}-list`
-    const input = h("input", { id, name: prop, type: "text", required: required.has(prop), autocomplete: "off", spellcheck: "false" })
-    if (/uri/i.test(prop)) {
+    const spec = fieldSpec(schema)
+    const req = required.has(prop) && spec.kind !== "boolean"
+    const input = fieldInput(spec, id, prop, req)
+    const isURI = spec.kind === "string" && (/uri/i.test(prop) || spec.schema.format === "uri")
+    if (isURI) {
       input.setAttribute("list", listId)
-      input.placeholder = "docs://…"
+      if (!input.placeholder) input.placeholder = "docs://…"
       input.value = state.selected || ""
       input.addEventListener("focus", () => {
         const dl = document.getElementById(listId)
         dl?.replaceChildren(...[...state.docs.keys()].map((u) => h("option", { value: u })))
       })
-    } else if (isObject(schema) && schema.description) input.placeholder = displayText(String(schema.description).slice(0, 60))
-    fields.push(h("div", { class: "field" },
-      h("label", { for: id, text: displayText(prop) }),
-      input,
-      /uri/i.test(prop) ? h("datalist", { id: listId }) : null))
+    }
+    const hint = typeof spec.schema.description === "string" && spec.schema.description
+      ? h("p", { class: "field-hint muted", id: `${id}-hint`, text: spec.schema.description.slice(0, 200) }) : null
+    const error = h("p", { class: "field-error", id: `${id}-error`, hidden: true })
+    input.setAttribute("aria-describedby", [hint?.id, error.id].filter(Boolean).join(" "))
+    const type = spec.kind === "enum" ? `one of ${spec.options.length}` : spec.kind === "json" ? (spec.json === "any" ? "JSON" : `JSON ${spec.json}`) : FIELD_TYPES[spec.kind]
+    const label = h("label", { for: id },
+      h("span", { class: "field-name", text: displayText(prop) }),
+      req ? h("span", { class: "field-req", "aria-hidden": "true", text: "*" }) : null,
+      h("span", { class: "field-type", text: type }))
+    const f = { prop, spec, input, required: req, error }
+    input.addEventListener(spec.kind === "boolean" || spec.kind === "enum" ? "change" : "input", () => fieldError(f, ""))
+    fields.push(f)
+    form.append(h("div", { class: `field field-${spec.kind}`, "data-field": prop, "data-kind": spec.kind },
+      spec.kind === "boolean" ? [input, label] : [label, input],
+      hint, error,
+      isURI ? h("datalist", { id: listId }) : null))
   })
   const btn = h("button", { type: "submit", class: "btn", text: "Call", disabled: !name })
-  form.append(...fields, h("div", { class: "tool-actions" }, btn))
+  const summary = h("p", { class: "form-error", role: "alert" })
+  form.append(h("div", { class: "tool-actions" }, summary, btn))
   form.addEventListener("submit", async (e) => {
     e.preventDefault()
     if (!name) return
     const args = {}
-    for (const [k, v] of new FormData(form)) args[k] = String(v)
+    const bad = []
+    for (const f of fields) {
+      const r = readField(f)
+      fieldError(f, r.error || "")
+      if (r.error) bad.push(f)
+      else if (!r.omit) args[f.prop] = r.value
+    }
+    summary.textContent = bad.length ? `Not sent: ${bad.length === 1 ? "1 field needs" : `${bad.length} fields need`} fixing.` : ""
+    if (bad.length) {
+      bad[0].input.focus()
+      return
+    }
     btn.disabled = true
     btn.textContent = "Calling…"
     try {
