@@ -432,13 +432,24 @@ func (f *field) match(q *query, buf []int, fuzzy bool) (tier int, pos []int) {
 		return tierNone, nil
 	}
 	pos = buf[:n]
-	// Walking back from the end, the latest place where q.runes[1:] can
-	// start (also the cheapest way to find that q is not there at all).
-	at := len(f.fold)
-	for k := n - 1; k >= 1; k-- {
-		if at = strings.LastIndex(f.fold[:at], q.runes[k]); at < 0 {
+	// Is q a subsequence at all? Forward, with the vectorised IndexByte:
+	// the cheapest way to turn most fields down. first is where q.runes[0]
+	// first occurs, end where that first complete match ends.
+	first, end := 0, 0
+	for k, r := range q.runes {
+		var i int
+		if len(r) == 1 {
+			i = strings.IndexByte(f.fold[end:], r[0])
+		} else {
+			i = strings.Index(f.fold[end:], r)
+		}
+		if i < 0 {
 			return tierNone, nil
 		}
+		if k == 0 {
+			first = i
+		}
+		end += i + len(r)
 	}
 	if i := strings.Index(f.fold, q.str); i >= 0 {
 		tier = tierInside
@@ -466,27 +477,41 @@ func (f *field) match(q *query, buf []int, fuzzy bool) (tier int, pos []int) {
 	if !fuzzy || n < 2 {
 		return tierNone, nil
 	}
-	// Scattered: the latest word-start occurrence of the first rune before
-	// at; from there the rest walked forward, then back from the end of
-	// that first complete match: the tightest window (fzf's v1).
+	// Scattered: from the first word-start occurrence of the first rune
+	// after which the rest follows, the rest walked forward, then back from
+	// the end of that first complete match, and the first rune moved to its
+	// latest word start before the second: the tightest window (fzf's v1).
 	r0 := q.runes[0]
-	start := strings.LastIndex(f.fold[:at], r0)
-	for start > 0 && !f.boundary(start) {
-		start = strings.LastIndex(f.fold[:start], r0)
+	start, at := first, end
+	for !f.boundary(start) {
+		i := index(f.fold[start+len(r0):], r0)
+		if i < 0 {
+			return tierNone, nil
+		}
+		if start += len(r0) + i; !f.boundary(start) {
+			continue
+		}
+		at = start + len(r0)
+		for _, r := range q.runes[1:] {
+			j := index(f.fold[at:], r)
+			if j < 0 {
+				return tierNone, nil // no later start can do better
+			}
+			at += j + len(r)
+		}
 	}
-	if start < 0 {
-		return tierNone, nil
-	}
-	pos[0] = start
-	at = start + len(r0)
-	for _, r := range q.runes[1:] { // found: the rest follows from the first at
-		at += strings.Index(f.fold[at:], r) + len(r)
-	}
-	tier = tierInitials // unless a piece starts inside a word
 	for k := n - 1; k >= 1; k-- {
 		at = strings.LastIndex(f.fold[:at], q.runes[k])
 		pos[k] = at
 	}
+	for j := strings.LastIndex(f.fold[:pos[1]], r0); j > start; j = strings.LastIndex(f.fold[:j], r0) {
+		if f.boundary(j) {
+			start = j
+			break
+		}
+	}
+	pos[0] = start
+	tier = tierInitials // unless a piece starts inside a word
 	for k := 1; k < n; k++ {
 		if pos[k] != pos[k-1]+len(q.runes[k-1]) && !f.boundary(pos[k]) {
 			tier = tierScattered
@@ -494,6 +519,14 @@ func (f *field) match(q *query, buf []int, fuzzy bool) (tier int, pos []int) {
 		}
 	}
 	return tier, pos
+}
+
+// index is strings.Index for the UTF-8 of one rune, vectorised for ASCII.
+func index(s, r string) int {
+	if len(r) == 1 {
+		return strings.IndexByte(s, r[0])
+	}
+	return strings.Index(s, r)
 }
 
 func fillContiguous(q *query, pos []int, at int) {
