@@ -117,7 +117,8 @@ type Host struct {
 	ledger *dedupe.Ledger
 	events *eventQueue
 
-	lst listing
+	lst     listing
+	prompts promptState
 
 	// trace, when set (tests only), is told each time a race window the
 	// engine must handle opens; called with h.mu held or not.

@@ -39,10 +39,18 @@ var _ session = (*bridge.Session)(nil)
 // bridgeDialer dials url with the host's options.
 func bridgeDialer(url string, o *Options) dialer {
 	return func(ctx context.Context, w bridge.Watcher, protocol string) (session, error) {
-		s, err := bridge.Dial(ctx, url, &bridge.Options{
+		bo := &bridge.Options{
 			ClientInfo: o.ClientInfo, Token: o.Token, ReadLimit: o.ReadLimit, PageCap: o.PageCap, MaxDescriptors: o.MaxDescriptors,
 			Timeout: o.Timeout, ToolTimeout: o.ToolTimeout, Watcher: w, Protocol: protocol,
-		})
+		}
+		if k, ok := w.(sink); ok {
+			bo.OnListChanged = func(list string) {
+				if list == "prompts" {
+					k.h.promptsChanged(k.gen)
+				}
+			}
+		}
+		s, err := bridge.Dial(ctx, url, bo)
 		if err != nil {
 			return nil, err
 		}
