@@ -5,7 +5,7 @@
 //   import { connect, MCPError } from "./mcphost.js"
 //   const host = await connect("ws://127.0.0.1:8080/mcp", { clientInfo: { name: "my-chat", version: "1.0" } })
 //   host.addEventListener("updated", e => render(e.detail.uri, e.detail.parts))
-//   const parts = await host.attach("docs://team/platform/onboarding.md")
+//   const parts = await host.attach("docs://team/platform/onboarding/welcome.md")
 //
 // The module loads wasm_exec.js and mcphost.wasm (both next to it, or
 // options.wasmUrl) once per page; every host shares that one Go instance and
