@@ -10,8 +10,10 @@
 // not finish, or an `<!-- expect: ... -->` line after it is not true. The
 // header example of web/mcphost.d.ts runs the same way. Last, the README's
 // "First five minutes" page is served from another loopback origin, as the
-// README says, against a binary started with -origin (it connects) and one
-// without (it is refused, with the fix in the message).
+// README says (under the cross-origin policy docs/embedding.md recommends),
+// against a binary started with -origin (it connects, the picker attaches)
+// and one without (it is refused, with the fix in the message the README
+// quotes).
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -356,11 +358,16 @@ describe('docs examples', () => {
 })
 
 describe('README: First five minutes, as written', () => {
-  let dir, pages, pagesUrl, withOrigin, target
+  let dir, pages, pagesUrl, withOrigin, target, documentedCsp
   before(async () => {
-    // The page on an origin of its own: a copy of web/ plus the README's two files, served as
-    // `python3 -m http.server` would (no CSP of its own: the README's step).
+    // The page on an origin of its own: a copy of web/ plus the README's two files, as the
+    // README serves them (python3 -m http.server), the page under the CSP docs/embedding.md
+    // recommends for that case.
     const html = runnable.find((b) => b.file === 'README.md' && b.heading === 'First five minutes' && b.lang === 'html')
+    const cspBlock = allBlocks.find((b) => b.file === 'docs/embedding.md' && b.code.startsWith('Content-Security-Policy:'))
+    assert.ok(cspBlock, 'docs/embedding.md has the recommended Content-Security-Policy block')
+    documentedCsp = cspBlock.code.replace(/^Content-Security-Policy:/, '').replace(/\s+/g, ' ').trim()
+    assert.match(documentedCsp, /connect-src 'self' ws:\/\/127\.0\.0\.1:8080 http:\/\/127\.0\.0\.1:8080/)
     dir = mkdtempSync(path.join(tmpdir(), 'mcphost-docs-chat-'))
     cpSync(path.join(root, 'web'), dir, { recursive: true })
     pages = http.createServer((req, res) => {
@@ -369,7 +376,10 @@ describe('README: First five minutes, as written', () => {
       const mods = Object.fromEntries(modulesOf(html).map((m) => [m.path, m.block]))
       let body
       let type
-      if (u.pathname === '/chat.html') [body, type] = [page(html.code, 'chat'), 'text/html']
+      if (u.pathname === '/chat.html') {
+        // Under the policy docs/embedding.md recommends for a page on another origin than mcphost.
+        return res.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': documentedCsp.replaceAll('127.0.0.1:8080', target) }).end(page(html.code, 'chat'))
+      }
       else if (u.pathname === '/__docs-prelude.js') [body, type] = [PRELUDE, 'text/javascript']
       else if (mods[u.pathname]) [body, type] = [moduleSource(mods[u.pathname], idOf(mods[u.pathname]), target), 'text/javascript']
       else {
@@ -423,8 +433,8 @@ describe('README: First five minutes, as written', () => {
       const end = Date.now() + 15000
       while (!p.problems.some((m) => /refused/.test(m)) && Date.now() < end) await new Promise((r) => setTimeout(r, 50))
       const msg = p.problems.join('\n')
-      assert.match(msg, /refused the connection \(HTTP 403\)/)
-      assert.ok(msg.includes(`-origin ${pagesUrl}`), msg)
+      // What the README says the console shows.
+      assert.ok(msg.includes(`refused the connection (HTTP 403): origin "${pagesUrl}" is not allowed: start mcphost with -origin ${pagesUrl}`), msg)
     } finally {
       await p.close()
     }
