@@ -127,9 +127,11 @@ async function connectHost(blind) {
   setStatus("wait", "Connecting…", `${blind ? "As a resource-blind host (clientInfo resource-blind-demo), to" : "To"} ${wsUrl}`)
   const host = await connect(wsUrl, { clientInfo: blind ? BLIND : CLIENT })
   host.addEventListener("listprogress", (e) => showListing(e.detail))
-  host.addEventListener("listchanged", () => {
-    loadDescriptors(host)
-    toast("The server's resource list changed")
+  host.addEventListener("listchanged", async () => {
+    // a reconnect re-lists too: say so only when the list did change
+    const before = listingKey()
+    await loadDescriptors(host)
+    if (host === state.host && listingKey() !== before) toast("The server's resource list changed")
   })
   host.addEventListener("updated", (e) => onUpdated(e.detail))
   host.addEventListener("stale", (e) => {
@@ -170,6 +172,9 @@ function showListing(p) {
   bar.hidden = false
   $("listing-text").textContent = `Listing resources… ${fmtNum(p.resources)} so far`
 }
+
+/** What of the listing the page shows: URIs and titles. */
+const listingKey = () => JSON.stringify([...state.descriptors.values()].map((d) => [d.uri, d.title || d.name]))
 
 async function loadDescriptors(host) {
   try {
