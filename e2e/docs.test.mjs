@@ -25,20 +25,25 @@ import { launchBrowser, root, startMcphost } from './harness.mjs'
 
 // ---- extracting the blocks ----
 
+// Where the markdown (and mcphost.d.ts) is read from: the tree, or a copy
+// (DOCS_ROOT=/tmp/copy node --test docs.test.mjs, to see a broken example
+// fail without touching the tree).
+const docsRoot = process.env.DOCS_ROOT ? path.resolve(process.env.DOCS_ROOT) : root
+
 const CHECKED_LANGS = new Set(['js', 'javascript', 'mjs', 'html', 'ts', 'typescript'])
 
 /** The markdown files whose examples are checked: README.md and docs/**. */
 export function docFiles() {
   const out = ['README.md']
   const walk = (dir) => {
-    for (const name of readdirSync(path.join(root, dir)).sort()) {
+    for (const name of readdirSync(path.join(docsRoot, dir)).sort()) {
       const rel = path.join(dir, name)
-      if (statSync(path.join(root, rel)).isDirectory()) walk(rel)
+      if (statSync(path.join(docsRoot, rel)).isDirectory()) walk(rel)
       else if (name.endsWith('.md')) out.push(rel)
     }
   }
   walk('docs')
-  if (statSync(path.join(root, 'CONTRIBUTING.md'), { throwIfNoEntry: false })) out.push('CONTRIBUTING.md')
+  if (statSync(path.join(docsRoot, 'CONTRIBUTING.md'), { throwIfNoEntry: false })) out.push('CONTRIBUTING.md')
   return out
 }
 
@@ -96,7 +101,7 @@ export function parseBlocks(text, file) {
   return blocks
 }
 
-const allBlocks = docFiles().flatMap((f) => parseBlocks(readFileSync(path.join(root, f), 'utf8'), f))
+const allBlocks = docFiles().flatMap((f) => parseBlocks(readFileSync(path.join(docsRoot, f), 'utf8'), f))
 const checked = allBlocks.filter((b) => CHECKED_LANGS.has(b.lang))
 const runnable = checked.filter((b) => b.mode === 'run')
 const where = (b) => `${b.file}:${b.line} (${b.heading})`
@@ -115,6 +120,9 @@ const MUST_RUN = [
 
 // ---- fixtures for the free names the examples use ----
 
+// Functions the examples hand results to; the fixtures record their calls.
+const RECORDERS = ['rerender', 'render', 'renderChip', 'showChips']
+
 // Synchronous fixtures: globals set by a classic script before the example.
 const PRELUDE = `
 globalThis.__docs = { finished: [], calls: {} }
@@ -122,7 +130,7 @@ const record = (name) => (...args) => { (__docs.calls[name] ??= []).push(args) }
 globalThis.preview = Object.assign(document.createElement('div'), { id: 'preview' })
 globalThis.img = Object.assign(document.createElement('img'), { alt: 'preview' })
 document.body.append(preview, img)
-for (const name of ['rerender', 'render', 'renderChip', 'showChips']) globalThis[name] = record(name)
+for (const name of ${JSON.stringify(RECORDERS)}) globalThis[name] = record(name)
 globalThis.banner = { show: record('banner.show') }
 globalThis.uri = 'docs://team/platform/onboarding/welcome.md'
 globalThis.label = document.createElement('span')
@@ -296,13 +304,23 @@ async function runBlock(b) {
     for (const e of b.lang === 'html' ? b.expects : []) {
       assert.ok(await p.evaluate(`(async () => !!(${e}))()`), `${where(b)}: expected ${e}`)
     }
-    // A page with the picker: typing "@onb" in its composer shows matches.
+    // A page with the picker: typing "@onb" in its composer shows matches, choosing the first
+    // attaches it (mcp-attached), and a recorder the page's code hands that to is called.
     const forId = /<mcp-mention\b[^>]*\bfor="([^"]+)"/.exec(b.lang === 'html' ? b.code : '')?.[1]
     if (forId) {
+      await p.evaluate(() => document.querySelector('mcp-mention').addEventListener('mcp-attached', () => { globalThis.__docs.attached = true }))
       await p.locator(`#${forId}`).click()
       await p.keyboard.type('@onb')
       await p.locator('mcp-mention [role="option"]').first().waitFor({ timeout: 10000 })
-      assert.deepEqual(p.problems, [], `${where(b)}: typing @onb in the picker`)
+      await p.keyboard.press('ArrowDown')
+      await p.keyboard.press('Enter')
+      await p.waitForFunction(() => globalThis.__docs.attached === true, null, { timeout: 10000 })
+      const code = modulesOf(b).map((m) => m.block.code).join('\n')
+      for (const name of RECORDERS.filter((n) => uses(code, n))) {
+        await p.waitForFunction((n) => globalThis.__docs.calls[n]?.length > 0, name, { timeout: 5000 })
+          .catch(() => assert.fail(`${where(b)}: choosing an option never called ${name}()`))
+      }
+      assert.deepEqual(p.problems, [], `${where(b)}: typing @onb in the picker and choosing`)
     }
     return p
   } catch (err) {
@@ -347,7 +365,7 @@ describe('docs examples', () => {
   }
 
   test('web/mcphost.d.ts: the header example runs', async () => {
-    const dts = readFileSync(path.join(root, 'web', 'mcphost.d.ts'), 'utf8')
+    const dts = readFileSync(path.join(docsRoot, 'web', 'mcphost.d.ts'), 'utf8')
     const header = dts.slice(0, dts.search(/^[^/]/m)).split('\n')
     const code = header.filter((l) => /^\/\/ {3}/.test(l)).map((l) => l.slice(5)).join('\n')
     assert.match(code, /connect\(/)
