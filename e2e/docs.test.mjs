@@ -152,11 +152,8 @@ function declares(code, name) {
 }
 const uses = (code, name) => new RegExp(`(?<![.\\w$])${name}\\b`).test(code.replace(/(^|\s)\/\/.*$/gm, '$1'))
 
-/** The names of ASYNC_FIXTURES the code needs (their dependencies first). */
-function asyncFixtures(code) {
-  const need = Object.keys(ASYNC_FIXTURES).filter((n) => uses(code, n) && !declares(code, n))
-  return need
-}
+/** The names of ASYNC_FIXTURES the code uses and does not declare itself. */
+const asyncFixtures = (code) => Object.keys(ASYNC_FIXTURES).filter((n) => uses(code, n) && !declares(code, n))
 
 /** An example module as served: its fixtures imported on its first line (line numbers stay), the
  * documented address replaced by the test server's, its expects and the finish signal appended. */
