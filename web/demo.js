@@ -69,7 +69,7 @@ const MAX_TOASTS = 3
 function toast(text, kind = "info") {
   const box = $("toasts")
   const t = h("div", { class: `toast toast-${kind}` },
-    h("span", { class: "toast-text", text }),
+    h("span", { class: "toast-text", title: text, text }),
     h("button", { type: "button", class: "toast-x", "aria-label": "Dismiss", text: "×", onclick: () => t.remove() }))
   box.append(t)
   while (box.children.length > MAX_TOASTS) box.firstElementChild.remove()
@@ -981,6 +981,8 @@ function toolCard(tool, index) {
 function renderToolResult(name, args, res, err) {
   const box = $("tool-result")
   box.replaceChildren()
+  // the result is under every tool's card: bring it into view once it is there
+  requestAnimationFrame(() => box.scrollIntoView({ block: "nearest", behavior: "smooth" }))
   const head = h("header", { class: "result-head" }, h("h3", { text: `${name} → ` }))
   box.append(head)
   if (err) {
