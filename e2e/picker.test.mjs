@@ -205,6 +205,8 @@ describe("mcp-mention", () => {
       ["mcp-attach", "docs://team/platform/onboarding/welcome", "docs"],
       ["mcp-attached", "docs://team/platform/onboarding/welcome", "docs"],
     ])
+    assert.equal(ev[0].detail.label, "Welcome to Platform")
+    assert.equal(ev[0].detail.template, undefined)
     assert.deepEqual(await page.evaluate(() => host.calls.filter((c) => c[0] === "attach")), [["attach", "docs://team/platform/onboarding/welcome"]])
     assert.deepEqual(page.errors, [])
     await page.close()
@@ -421,6 +423,10 @@ describe("mcp-mention", () => {
     assert.equal(await ta.inputValue(), "@docs://team/platform/policy/change-management ")
     assert.equal(await page.evaluate(() => document.activeElement.id), "composer")
     assert.equal(await ta.getAttribute("aria-expanded"), "false")
+    const attach = await page.evaluate(() => window.events.find((e) => e.type === "mcp-attach").detail)
+    assert.equal(attach.label, "Team policy")
+    assert.equal(attach.template.uriTemplate, "docs://team/{team}/policy/{name}")
+    assert.deepEqual(attach.vars, { team: "platform", name: "change-management" })
     await page.close()
   })
 
@@ -457,6 +463,7 @@ describe("mcp-mention", () => {
     await page.waitForTimeout(50)
     assert.equal(await page.locator("#composer").inputValue(), "@welcome")
     assert.deepEqual(await page.evaluate(() => host.calls.filter((c) => c[0] === "attach")), [])
+    assert.equal(await page.locator("#composer").getAttribute("aria-expanded"), "false", "the choice is made: the popup closes")
     await page.close()
   })
 

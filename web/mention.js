@@ -48,7 +48,8 @@ function serverLabel(host, i) {
 
 /**
  * <mcp-mention for="composer-id">. Properties: hosts, accepts, limit, open.
- * Events (bubbling CustomEvents): mcp-attach (cancelable, {uri, host}),
+ * Events (bubbling CustomEvents): mcp-attach (cancelable, {uri, host,
+ * label, and template and vars when a template was filled in}),
  * mcp-attached ({uri, host, attachments}), mcp-error ({uri?, host, error,
  * stage}), mcp-rendered ({query, ms, matches, nodes}).
  */
@@ -208,7 +209,7 @@ export class MentionElement extends HTMLElementBase {
       emit: (type, detail) => this.#emit(type, detail),
       done: (uri, s) => {
         this.#afterTemplate(s, false)
-        this.#commitURI(uri, s.host, s.template.title || s.template.name, s.tok)
+        this.#commitURI(uri, s.host, s.template.title || s.template.name, s.tok, { template: s.template, vars: { ...s.values } })
         this.#input?.focus()
       },
       cancel: (s) => this.#afterTemplate(s, true),
@@ -567,12 +568,15 @@ export class MentionElement extends HTMLElementBase {
     }
   }
 
-  /** Fires mcp-attach; unless cancelled, inserts the token and attaches via the host. */
-  #commitURI(uri, host, label, tok) {
-    const go = this.#emit("mcp-attach", { uri, host }, true)
+  /**
+   * Fires mcp-attach; unless cancelled, inserts the token and attaches via
+   * the host. The popup closes either way: the choice is made.
+   */
+  #commitURI(uri, host, label, tok, from = {}) {
+    const go = this.#emit("mcp-attach", { uri, host, label, ...from }, true)
+    this.#hide()
     if (!go) return false
     insertToken(this.#input, tok, uri, label)
-    this.#hide()
     Promise.resolve()
       .then(() => host.attach(uri))
       .then(
