@@ -149,6 +149,18 @@ type Attachment struct {
 	Error *Error `json:"error,omitempty"`
 	// Meta is the part's _meta, unchanged.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+	// MCPApp says the part is an MCP App view ([IsMCPApp]: a ui:// URI or
+	// a text/html;profile=mcp-app type). MIMEType then keeps the declared
+	// type with its parameters when the bytes are HTML.
+	MCPApp bool `json:"mcpApp"`
+	// UI is an MCP App part's _meta.ui (CSP, permissions, domain,
+	// prefersBorder), as sent; a host may fill it from the listed
+	// descriptor's when the part has none.
+	UI json.RawMessage `json:"ui,omitempty"`
+	// Withheld, when set, says why the host keeps the part out of the
+	// model's context ("too_large", "mcp_app"); FromContents leaves it
+	// empty: it is the host's policy.
+	Withheld string `json:"withheld,omitempty"`
 
 	hasText bool
 }
@@ -227,6 +239,7 @@ func (o *options) fromPart(i int, c Contents, st *readState) Attachment {
 		}
 		a := o.textAttachment(i, c, *c.Text)
 		a.Size, a.WireSize = size, size
+		markApp(&a, &c)
 		return a
 	}
 
@@ -243,6 +256,7 @@ func (o *options) fromPart(i int, c Contents, st *readState) Attachment {
 	}
 	a := o.binaryAttachment(i, c, data)
 	a.Size, a.WireSize = int64(len(data)), wire
+	markApp(&a, &c)
 	return a
 }
 

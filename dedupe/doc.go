@@ -14,8 +14,11 @@
 // ledger: an embedded resource whose content is already in the context is
 // dropped, a resource_link to an attached URI is dropped, and a newer copy
 // of an attached URI either supersedes the attachment (default) or is kept
-// while the attachment is flagged stale. Everything else, including unknown
-// block types and unknown fields, passes byte for byte.
+// while the attachment is flagged stale. A part the host attached without
+// sending it to the model ([Ledger.Hold]: over a size limit, an MCP App
+// view) is not in the context: a tool result's copy of it, or a link to it,
+// is kept. Everything else, including unknown block types and unknown
+// fields, passes byte for byte.
 //
 // [Figures] are the counters a product decision needs (does this host read
 // resources at all; would a fetch tool mostly deliver duplicates?). They

@@ -124,6 +124,12 @@ func (l *Ledger) Filter(server string, result json.RawMessage) (json.RawMessage,
 			l.c.bytesSaved += c.m.size
 			l.c.tokensSaved += c.m.tokens
 			rep.Dropped = append(rep.Dropped, Dropped{c.index, c.uri, ReasonDuplicate})
+		case p.held:
+			// Attached but not sent to the model: this copy is its only
+			// one. Keep it, record that the context now holds it, and
+			// supersede nothing.
+			p.delivered, p.hasDelivered = c.m.sum, true
+			continue
 		default:
 			// A different copy: keep it, and record that the context now
 			// holds it.
@@ -232,6 +238,8 @@ func (l *Ledger) Confirmations(server string, result json.RawMessage) []string {
 		p, many := l.resolve(c.k)
 		var doc string
 		switch {
+		case p != nil && p.held:
+			continue // kept whatever the copy: nothing to confirm
 		case p != nil && (!c.embed || !p.inContext(c.m.sum)):
 			doc = p.doc.uri
 		case p == nil && many != nil && !c.embed:

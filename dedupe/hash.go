@@ -86,6 +86,11 @@ func sum(domain byte, payload string, size int64) measure {
 // decoded size is the closest provider-neutral measure.
 func estimateTokens(size int64) int64 { return (size + 3) / 4 }
 
+// EstimateTokens is the ledger's provider-neutral token estimate of a
+// payload of size bytes (UTF-8 bytes of text, decoded bytes of a blob,
+// images included): ⌈size/4⌉.
+func EstimateTokens(size int64) int64 { return estimateTokens(size) }
+
 var b64 = func() (t [256]bool) {
 	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/" {
 		t[c] = true

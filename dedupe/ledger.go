@@ -73,7 +73,10 @@ type Ledger struct {
 	// documents can share a part URI; the most recently read is last and
 	// is the one consulted.
 	parts map[key][]*part
-	c     counters
+	// held lists the part URIs the host keeps out of the model's context
+	// (see Hold); it outlives re-reads of their documents.
+	held map[key]bool
+	c    counters
 }
 
 type key struct{ server, uri string }
@@ -90,6 +93,7 @@ type part struct {
 	m      measure // the attached copy
 	state  State
 	reason string
+	held   bool // attached but kept out of the model's context (Hold)
 	// A copy delivered by a tool result after the last read and kept in
 	// the context (see NewerPolicy).
 	delivered    digest
@@ -99,18 +103,18 @@ type part struct {
 // inContext reports whether the context holds a copy of this part whose
 // content hashes to d.
 func (p *part) inContext(d digest) bool {
-	return p.state.live() && p.m.sum == d || p.hasDelivered && p.delivered == d
+	return !p.held && p.state.live() && p.m.sum == d || p.hasDelivered && p.delivered == d
 }
 
 // anyInContext reports whether the context holds some copy of this part.
-func (p *part) anyInContext() bool { return p.state.live() || p.hasDelivered }
+func (p *part) anyInContext() bool { return !p.held && p.state.live() || p.hasDelivered }
 
 // New returns an empty Ledger.
 func New(opts Options) *Ledger {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Ledger{opts: opts, docs: make(map[key]*doc), parts: make(map[key][]*part)}
+	return &Ledger{opts: opts, docs: make(map[key]*doc), parts: make(map[key][]*part), held: make(map[key]bool)}
 }
 
 func (l *Ledger) key(server, uri string) key {
@@ -219,9 +223,9 @@ func (l *Ledger) record(server, uri string, in []Part, attach bool) (Entry, erro
 	d.readAt = now
 	d.parts = make([]*part, len(ms))
 	for i, x := range ms {
-		p := &part{doc: d, uri: x.uri, m: x.m, state: Fresh}
-		d.parts[i] = p
 		pk := l.key(server, x.uri)
+		p := &part{doc: d, uri: x.uri, m: x.m, state: Fresh, held: l.held[pk]}
+		d.parts[i] = p
 		l.parts[pk] = append(l.parts[pk], p)
 	}
 	return d.entry(), errors.Join(errs...)
@@ -265,7 +269,33 @@ func (l *Ledger) Detach(server, uri string) bool {
 	}
 	delete(l.docs, k)
 	l.unindex(d)
+	for _, p := range d.parts {
+		delete(l.held, l.key(server, p.uri))
+	}
 	return true
+}
+
+// Hold keeps the part with URI uri (a part URI, or a single-part
+// document's URI) out of the model's context, or puts it back with held
+// false: a host that attaches a part without sending it to the model (over
+// a size limit, an MCP App view) holds it. A held part is still recorded,
+// hashed and refreshed, but is not "in the context": Filter keeps a tool
+// result's embedded copy of it (the model has no other) and a link to it,
+// and supersedes nothing. The mark outlives Attach and Refresh of its
+// document until Detach or Hold(..., false); it may be set before the part
+// is first attached.
+func (l *Ledger) Hold(server, uri string, held bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	k := l.key(server, uri)
+	if held {
+		l.held[k] = true
+	} else {
+		delete(l.held, k)
+	}
+	for _, p := range l.parts[k] {
+		p.held = held
+	}
 }
 
 // MarkStale flags the parts of an attached document (or the one part, if

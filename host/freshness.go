@@ -47,8 +47,11 @@ type entry struct {
 	parts  []attach.Attachment
 	prints []print // what "changed" compares, one per part
 	warn   string  // why the URI is not watched, if it is not
-	listed bool    // the URI was in the last complete listing
-	gone   bool    // the last read said not found (gone fires once per disappearance)
+	// included: Include lifted the model policy (withhold) for as long as
+	// the entry lives.
+	included bool
+	listed   bool // the URI was in the last complete listing
+	gone     bool // the last read said not found (gone fires once per disappearance)
 
 	verdict    bool // no read may start before the session answers the watch
 	subscribed bool // the session acknowledged the watch (generation subGen)
@@ -321,6 +324,7 @@ func (h *Host) settle(e *entry, t uint64, s session, why string, timedOut bool, 
 	}
 	atts, parts := out.atts, out.parts
 	setState(atts, StateFresh)
+	h.withhold(e, atts)
 	if e.warn != "" {
 		atts = withWarning(atts, e.warn)
 	}

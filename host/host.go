@@ -65,6 +65,12 @@ type Options struct {
 	// server/discover, fall back to 2025-11-25), "2026-07-28" or
 	// "2025-11-25". The revision found is reused when reconnecting.
 	Protocol string
+	// MaxModelTokens bounds the estimated tokens ([ModelTokens]) of one
+	// part sent to the model (default [DefaultMaxModelTokens], 100,000; a
+	// negative value means no bound). A part over it is attached with
+	// Withheld [WithheldTooLarge]: not for the model, with a warning, until
+	// [Host.Include].
+	MaxModelTokens int64
 	// Dedupe configures the ledger.
 	Dedupe dedupe.Options
 	// OnEvent receives events, one at a time, in order.
@@ -81,9 +87,10 @@ const (
 
 // ForModel reports whether a part belongs in the next model request: fresh
 // and stale parts do (stale with a warning); gone, superseded and error parts
-// do not.
+// do not, and neither do withheld ones (MCP App views, parts over
+// MaxModelTokens) until [Host.Include].
 func ForModel(a *attach.Attachment) bool {
-	return a.Kind != attach.KindError && (a.State == StateFresh || a.State == StateStale)
+	return a.Kind != attach.KindError && a.Withheld == "" && (a.State == StateFresh || a.State == StateStale)
 }
 
 // A Host is one connection to one MCP server with its own context. All

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcphost/mcphost/attach"
 	"github.com/mcphost/mcphost/bridge"
+	"github.com/mcphost/mcphost/host"
 )
 
 // The values that cross to JavaScript in bulk (descriptor lists of 10,000+
@@ -61,6 +62,11 @@ func appendString(b []byte, s string) []byte {
 }
 
 // obj writes the members of one JSON object, handling the commas.
+//
+// Its methods are not inlined (go:noinline): inlined, every member written
+// cost ~700 bytes of wasm at each call site (appendAttachmentMeta alone was
+// 14 KB), for no measurable speed (appendMatches of 50 matches: ~70 µs
+// either way under wasm).
 type obj struct {
 	b     []byte
 	first bool
@@ -68,6 +74,7 @@ type obj struct {
 
 func openObj(b []byte) obj { return obj{b: append(b, '{'), first: true} }
 
+//go:noinline
 func (o *obj) key(k string) {
 	if !o.first {
 		o.b = append(o.b, ',')
@@ -78,23 +85,28 @@ func (o *obj) key(k string) {
 	o.b = append(o.b, '"', ':')
 }
 
+//go:noinline
 func (o *obj) str(k, v string) {
 	o.key(k)
 	o.b = appendString(o.b, v)
 }
 
 // optStr writes k only when v is not empty (omitempty).
+//
+//go:noinline
 func (o *obj) optStr(k, v string) {
 	if v != "" {
 		o.str(k, v)
 	}
 }
 
+//go:noinline
 func (o *obj) int(k string, v int64) {
 	o.key(k)
 	o.b = strconv.AppendInt(o.b, v, 10)
 }
 
+//go:noinline
 func (o *obj) bool(k string, v bool) {
 	o.key(k)
 	o.b = strconv.AppendBool(o.b, v)
@@ -102,6 +114,8 @@ func (o *obj) bool(k string, v bool) {
 
 // raw writes k with v as it is; v must be one valid JSON value (a
 // json.RawMessage decoded from the wire is).
+//
+//go:noinline
 func (o *obj) raw(k string, v []byte) {
 	if len(v) == 0 {
 		return
@@ -110,6 +124,7 @@ func (o *obj) raw(k string, v []byte) {
 	o.b = append(o.b, v...)
 }
 
+//go:noinline
 func (o *obj) strs(k string, v []string, omitEmpty bool) {
 	if omitEmpty && len(v) == 0 {
 		return
@@ -217,8 +232,13 @@ func appendRanges(o *obj, k string, rs []attach.Range) {
 	o.b = append(o.b, ']')
 }
 
-// appendMatches writes picker matches (Match[] in the .d.ts).
-func appendMatches(b []byte, ms []attach.Match) []byte {
+// A hintFunc is host.Host.Hint: a descriptor's token estimate (-1: no
+// size) and why it would be withheld from the model.
+type hintFunc func(uri, mimeType string, size *int64) (int64, string)
+
+// appendMatches writes picker matches (Match[] in the .d.ts), each with
+// the hint's tokens, withheld and mcpApp when hint is not nil.
+func appendMatches(b []byte, ms []attach.Match, hint hintFunc) []byte {
 	b = append(b, '[')
 	for i := range ms {
 		if i > 0 {
@@ -242,6 +262,22 @@ func appendMatches(b []byte, ms []attach.Match) []byte {
 		appendRanges(&h, "uri", m.Highlights.URI)
 		appendRanges(&h, "description", m.Highlights.Description)
 		o.b = h.close()
+		if hint != nil {
+			var tokens int64
+			var withheld string
+			if r := m.Resource; r != nil {
+				tokens, withheld = hint(r.URI, r.MIMEType, r.Size)
+			} else if t := m.Template; t != nil {
+				tokens, withheld = hint(t.URITemplate, t.MIMEType, nil)
+			}
+			if tokens >= 0 {
+				o.int("tokens", tokens)
+			}
+			o.optStr("withheld", withheld)
+			if withheld == host.WithheldMCPApp {
+				o.bool("mcpApp", true)
+			}
+		}
 		b = o.close()
 	}
 	return append(b, ']')
@@ -319,6 +355,9 @@ func appendAttachmentMeta(b []byte, a *attach.Attachment, forModel bool) []byte 
 		o.b = appendAttachError(o.b, a.Error)
 	}
 	o.raw("_meta", a.Meta)
+	o.bool("mcpApp", a.MCPApp)
+	o.optStr("withheld", a.Withheld)
+	o.raw("ui", a.UI)
 	return o.close()
 }
 

@@ -109,8 +109,27 @@ func TestAppendMatches(t *testing.T) {
 		{Resource: &rs[0]},
 	}
 	want, _ := json.Marshal(ms)
-	sameJSON(t, appendMatches(nil, ms), want)
-	sameJSON(t, appendMatches(nil, nil), []byte(`[]`))
+	sameJSON(t, appendMatches(nil, ms, nil), want)
+	sameJSON(t, appendMatches(nil, nil, nil), []byte(`[]`))
+
+	// With the host's hint: tokens when the size is known, withheld and
+	// mcpApp when the entry would be kept from the model.
+	size := int64(400_001)
+	app := attach.Resource{URI: "ui://v", Name: "v"}
+	big := attach.Resource{URI: "docs://big", Name: "big", Size: &size}
+	hint := func(uri, mime string, size *int64) (int64, string) {
+		switch {
+		case uri == "ui://v":
+			return -1, "mcp_app"
+		case size != nil:
+			return (*size + 3) / 4, "too_large"
+		}
+		return -1, ""
+	}
+	got := appendMatches(nil, []attach.Match{{Resource: &app}, {Resource: &big}, {Template: &attach.ResourceTemplate{URITemplate: "t/{x}", Name: "t"}}}, hint)
+	sameJSON(t, got, []byte(`[{"resource":{"uri":"ui://v","name":"v"},"score":0,"highlights":{},"withheld":"mcp_app","mcpApp":true},`+
+		`{"resource":{"uri":"docs://big","name":"big","size":400001},"score":0,"highlights":{},"tokens":100001,"withheld":"too_large"},`+
+		`{"template":{"uriTemplate":"t/{x}","name":"t"},"score":0,"highlights":{}}]`))
 }
 
 // TestAppendAttachmentMeta compares with the attachment's own MarshalJSON
@@ -123,8 +142,11 @@ func TestAppendAttachmentMeta(t *testing.T) {
 		{URI: "docs://b.png", MIMEType: "image/png", Blob: ptr("iVBORw0KGgo=")},
 		{URI: "docs://c", Blob: ptr("@@@@")},
 		{URI: "docs://d"},
+		{URI: "ui://app/v.html", MIMEType: "Text/HTML; charset=utf-8; Profile=mcp-app", Text: ptr("<!doctype html><p>x"),
+			Meta: json.RawMessage(`{"ui":{"csp":{"connectDomains":["https://a.example"]},"permissions":{"camera":{}}}}`)},
 	}, nil)
 	atts[0].State = "stale"
+	atts[4].Withheld = "mcp_app"
 	for i := range atts {
 		a := &atts[i]
 		t.Run(a.URI, func(t *testing.T) {
@@ -181,7 +203,7 @@ func BenchmarkMatches(b *testing.B) {
 		b.ReportAllocs()
 		buf := make([]byte, 0, 64<<10)
 		for b.Loop() {
-			buf = appendMatches(buf[:0], ms)
+			buf = appendMatches(buf[:0], ms, nil)
 		}
 		b.SetBytes(int64(len(buf)))
 	})

@@ -67,6 +67,7 @@ func main() {
 	export("attach", a.async(a.attach))
 	export("refresh", a.async(a.refresh))
 	export("callTool", a.async(a.callTool))
+	export("include", a.async(a.include))
 	// Synchronous: (hostID, ...args) -> [err, value].
 	export("cancel", a.cancel)
 	export("info", a.sync(a.info))
@@ -443,6 +444,9 @@ func hostOptions(o js.Value) (*host.Options, error) {
 	}
 	opts.Attach.MaxPartBytes, opts.Attach.MaxReadBytes = num("maxPartBytes"), num("maxReadBytes")
 	opts.MaxDescriptors = int(num("maxDescriptors"))
+	if v := o.Get("maxModelTokens"); v.Type() == js.TypeNumber {
+		opts.MaxModelTokens = int64(v.Float()) // mcphost.js sends -1 for Infinity (no bound)
+	}
 	if v := o.Get("clientInfo"); v.Type() == js.TypeString {
 		if err := json.Unmarshal([]byte(v.String()), &opts.ClientInfo); err != nil {
 			return nil, &bridge.Error{Kind: bridge.KindInvalid, Message: "options.clientInfo: " + err.Error()}
@@ -513,10 +517,18 @@ func (a *api) tools(ctx context.Context, h *host.Host, _ int, _ []js.Value) (js.
 	if err != nil {
 		return js.Undefined(), err
 	}
-	if ts == nil {
-		ts = []bridge.Tool{}
+	// Each tool as on the wire, plus ui (its _meta.ui) and modelVisible.
+	type tool struct {
+		bridge.Tool
+		UI           json.RawMessage `json:"ui,omitempty"`
+		ModelVisible bool            `json:"modelVisible"`
 	}
-	b, err := json.Marshal(ts)
+	out := make([]tool, len(ts))
+	for i := range ts {
+		out[i].Tool = ts[i]
+		out[i].UI, out[i].ModelVisible = host.ToolUI(ts[i].Meta)
+	}
+	b, err := json.Marshal(out)
 	if err != nil {
 		return js.Undefined(), err
 	}
@@ -541,6 +553,14 @@ func (a *api) complete(ctx context.Context, h *host.Host, _ int, args []js.Value
 
 func (a *api) attach(ctx context.Context, h *host.Host, _ int, args []js.Value) (js.Value, error) {
 	atts, err := h.Attach(ctx, strArg(args, 0))
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return attachmentsValue(atts), nil
+}
+
+func (a *api) include(ctx context.Context, h *host.Host, _ int, args []js.Value) (js.Value, error) {
+	atts, err := h.Include(ctx, strArg(args, 0))
 	if err != nil {
 		return js.Undefined(), err
 	}
@@ -608,7 +628,7 @@ func (a *api) mention(h *host.Host, args []js.Value) (js.Value, error) {
 	qo.Audience = strArg(args, 2)
 	ms := h.Mention(strArg(args, 0), qo)
 	bp := bufPool.Get().(*[]byte)
-	b := appendMatches((*bp)[:0], ms)
+	b := appendMatches((*bp)[:0], ms, h.Hint)
 	v := js.ValueOf(jsString(b))
 	if cap(b) <= 1<<20 {
 		*bp = b

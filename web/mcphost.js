@@ -512,6 +512,9 @@ class Host extends EventTarget {
   async attach(uri, options) {
     return fixAttachments(await this.#async('attach', options, String(uri)))
   }
+  async include(uri, options) {
+    return fixAttachments(await this.#async('include', options, String(uri)))
+  }
   detach(uri) {
     return this.#sync('detach', String(uri))
   }
@@ -555,6 +558,7 @@ function syncNoHost(op, ...args) {
 const PROTOCOLS = ['auto', '2026-07-28', '2025-11-25']
 const DEFAULT_RENDER_BUDGET_MS = 5000
 const DEFAULT_CONNECT_TIMEOUT_MS = 30000
+const DEFAULT_MAX_MODEL_TOKENS = 100000
 
 /** Connects to an MCP server. See mcphost.d.ts for the options. */
 export async function connect(url, options = {}) {
@@ -563,7 +567,7 @@ export async function connect(url, options = {}) {
     acceptImages: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'], remoteImages: false,
     maxPartBytes: 20 << 20, maxReadBytes: 48 << 20, clientInfo: undefined, token: undefined,
     wasmUrl: undefined, reconnect: true, signal: undefined, protocol: 'auto',
-    renderBudgetMs: DEFAULT_RENDER_BUDGET_MS,
+    renderBudgetMs: DEFAULT_RENDER_BUDGET_MS, maxModelTokens: DEFAULT_MAX_MODEL_TOKENS,
     ...options,
   }
   if (!PROTOCOLS.includes(o.protocol ?? 'auto')) {
@@ -589,6 +593,9 @@ export async function connect(url, options = {}) {
     maxPartBytes: +o.maxPartBytes || 0,
     maxReadBytes: +o.maxReadBytes || 0,
     maxDescriptors: +o.maxDescriptors || 0,
+    // Infinity (or any negative number) means no bound: -1 on the Go side.
+    maxModelTokens: +o.maxModelTokens > 0 && +o.maxModelTokens !== Infinity ? Math.floor(+o.maxModelTokens)
+      : +o.maxModelTokens === Infinity || +o.maxModelTokens < 0 ? -1 : DEFAULT_MAX_MODEL_TOKENS,
     clientInfo: o.clientInfo ? JSON.stringify(o.clientInfo) : undefined,
     token: o.token ? String(o.token) : undefined,
     reconnect: o.reconnect !== false,
