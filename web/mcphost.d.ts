@@ -55,6 +55,13 @@ export interface ConnectOptions {
    * twice by a host, so such a part stays plain text until it changes.
    * Default 5000 (a 1.3 MB changelog renders in ~0.5-1 s there). */
   renderBudgetMs?: number
+  /** Most estimated tokens of one part sent to the model: a part over it is
+   * attached with forModel false, withheld "too_large" and a warning, until
+   * host.include(uri). The estimate is the dedupe ledger's, provider-neutral:
+   * ⌈decoded bytes / 4⌉ for text and images alike (a 1.3 MB document is
+   * ≈325,000 tokens; a 70-byte PNG 18). Infinity (or any negative number)
+   * means no bound. Default 100000. */
+  maxModelTokens?: number
   /** Largest decoded part; bigger parts become error parts of kind "limit". Default 20 MiB. */
   maxPartBytes?: number
   /** Largest decoded size of all parts of one read together. Default 48 MiB. */
@@ -162,7 +169,8 @@ export interface Host extends EventTarget {
   resources(options?: CallOptions): Promise<Resource[]>
   /** Every resource template, all pages (like resources()). */
   templates(options?: CallOptions): Promise<ResourceTemplate[]>
-  /** Every tool, all pages. */
+  /** Every tool, all pages, each with its MCP Apps metadata (ui) and
+   * whether it belongs in the model's tool list (modelVisible). */
   tools(options?: CallOptions): Promise<Tool[]>
 
   /** Ranked fuzzy matches from the picker index, synchronously (no network;
@@ -190,6 +198,17 @@ export interface Host extends EventTarget {
    * first; detach() or close() meanwhile rejects it with kind "cancelled".
    * Attaching an attached URI re-reads it. */
   attach(uri: string, options?: CallOptions): Promise<Attachment[]>
+  /** Sends the withheld parts of the attached document uri to the model
+   * after all (parts over maxModelTokens, MCP App views): they become
+   * forModel true (withheld gone; their warning now says "sent to the model
+   * anyway"), and count as in the context for the tool-result filter. It
+   * lasts as long as the attachment: updates, re-reads and refresh() keep
+   * it; detach() ends it (attached again, the parts are withheld again).
+   * Resolves with the document's parts; fires no event. A URI still being
+   * attached is included once attached (include joins the attach). A URI
+   * not attached rejects with kind "invalid" naming it ("include
+   * \"docs://…\": not attached; attach it first"). Idempotent. */
+  include(uri: string, options?: CallOptions): Promise<Attachment[]>
   /** Removes uri from the context and unsubscribes. Returns whether it was
    * attached or being attached (a pending attach then rejects with kind "cancelled"). */
   detach(uri: string): boolean
@@ -203,7 +222,9 @@ export interface Host extends EventTarget {
   refresh(options?: CallOptions): Promise<void>
 
   /** Calls a tool and filters its result against the context: embedded
-   * resources and resource links the context already holds are dropped. */
+   * resources and resource links the context already holds are dropped.
+   * Only forModel parts are "in the context": a result that embeds or links
+   * a withheld part (over maxModelTokens, an MCP App view) keeps it. */
   callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<ToolCallResult>
   /** The same filter for a tools/call result obtained elsewhere. Throws an
    * MCPError of kind "invalid" when result is not an object with a content array. */
@@ -263,7 +284,9 @@ export interface Attachment {
   /** Index of the part in the read's contents. */
   part: number
   kind: "text" | "binary" | "error"
-  /** Effective type: what the bytes are (sniffed, reconciled with the declaration). */
+  /** Effective type: what the bytes are (sniffed, reconciled with the
+   * declaration). For an MCP App view whose bytes are HTML, the declared
+   * type with its parameters ("text/html;profile=mcp-app"). */
   mimeType: string
   /** The mimeType the server declared ("" when none). */
   declaredMimeType: string
@@ -287,15 +310,39 @@ export interface Attachment {
   /** The part can go to a model as it is (as text or an image). */
   presentable: boolean
   /** Whether the part belongs in the next model request: fresh and stale
-   * parts do (stale ones with a warning); gone, superseded and error parts do not. */
+   * parts do (stale ones with a warning); gone, superseded and error parts do
+   * not, and neither do withheld parts (see withheld) until
+   * host.include(uri): a part whose estimated tokens (⌈size / 4⌉, images
+   * included) are over connect()'s maxModelTokens (default 100,000), and an
+   * MCP App view (mcpApp). A withheld part is attached, read, updated and
+   * shown like any other, with a warning saying why it is held back and
+   * that host.include(uri) sends it anyway. Only forModel parts are "in
+   * the context" for the tool-result filter (callTool, filterToolResult):
+   * a tool result embedding or linking a withheld part keeps it. */
   forModel: boolean
+  /** Set while the host keeps the part from the model: "too_large" (over
+   * maxModelTokens) or "mcp_app" (an MCP App view; an app over the bound
+   * says "mcp_app"). Absent once included, and for parts that go. */
+  withheld?: "too_large" | "mcp_app"
+  /** The part is an MCP App view (extension io.modelcontextprotocol/ui):
+   * a ui:// URI, or a text/html type with profile=mcp-app (any case, among
+   * other parameters). Interactive UI for an MCP Apps renderer (see
+   * docs/embedding.md), not text for the model: withheld "mcp_app". */
+  mcpApp: boolean
+  /** An MCP App view's _meta.ui (csp: connectDomains, resourceDomains,
+   * frameDomains, baseUriDomains; permissions: camera, microphone,
+   * geolocation, clipboardWrite; domain; prefersBorder) as the server sent
+   * it on the part, or on its resources/list descriptor when the part has
+   * none. Absent otherwise. Untrusted: a renderer narrows, never widens. */
+  ui?: Record<string, unknown>
   /** Every disagreement between declaration and bytes, and every decision not to forward. */
   warnings: string[]
   /** Decoded size in bytes (UTF-8 bytes for text). */
   size: number
   /** Payload size on the wire (base64 length for blobs). */
   wireSize: number
-  /** Estimated model tokens of text (UTF-8 bytes / 4); 0 without text. */
+  /** Estimated model tokens of text (UTF-8 bytes / 4); 0 without text.
+   * maxModelTokens compares ⌈size / 4⌉ instead, which counts images too. */
   tokens: number
   /** Freshness; error parts keep "fresh" only nominally and are never forModel. */
   state: AttachmentState
@@ -363,6 +410,16 @@ export interface Tool {
   annotations?: Record<string, unknown>
   icons?: Icon[]
   _meta?: Record<string, unknown>
+  /** The tool's MCP Apps metadata, _meta.ui as sent ({ resourceUri: the
+   * ui:// view that renders its results, visibility }), or made from the
+   * deprecated flat _meta["ui/resourceUri"]. Absent when it has neither. */
+  ui?: { resourceUri?: string; visibility?: string[]; [key: string]: unknown }
+  /** Whether the tool belongs in the model's tool list: false when
+   * ui.visibility is a list without "model" (["app"]: callable by an MCP
+   * App view only); true when visibility is absent (default ["model",
+   * "app"]) or malformed. Leave false ones out of what the model is
+   * offered; callTool() itself does not refuse them. */
+  modelVisible: boolean
 }
 
 export interface MentionOptions {
@@ -380,6 +437,18 @@ export interface Match {
   resource?: Resource
   template?: ResourceTemplate
   score: number
+  /** The descriptor's estimated tokens, ⌈size / 4⌉ (the estimate
+   * maxModelTokens is compared with); absent without a size (templates,
+   * descriptors that do not say). */
+  tokens?: number
+  /** Set when choosing this entry would attach parts withheld from the
+   * model (see Attachment.withheld), as far as the descriptor tells:
+   * "mcp_app" for an MCP App view (a ui:// URI or uriTemplate, or a
+   * text/html;profile=mcp-app mimeType), "too_large" when tokens is over
+   * maxModelTokens. Each part read is judged again on its own bytes. */
+  withheld?: "too_large" | "mcp_app"
+  /** true for an MCP App view (withheld "mcp_app"); absent otherwise. */
+  mcpApp?: true
   /** Matched ranges per field; a field without a match has no entry. */
   highlights: {
     name?: Range[]
