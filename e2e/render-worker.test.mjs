@@ -142,7 +142,9 @@ describe('the render Worker', () => {
         const r = await page.evaluate(async ([changelog, others]) => {
           const info = p => ({ kind: p.kind, htmlLen: p.html?.length ?? 0, textLen: p.text?.length ?? 0,
             pre: p.html?.startsWith('<pre>'), h2: /<h2>/.test(p.html ?? ''), warnings: p.warnings, forModel: p.forModel })
-          const h = await window.mcphost.connect('/mcp')
+          // No token bound: this test is about rendering, and the changelog
+          // (~340,000 tokens) would be withheld with a warning (sizes.test.mjs).
+          const h = await window.mcphost.connect('/mcp', { maxModelTokens: Infinity })
           await h.resources()
           const t0 = performance.now()
           // Typing goes on while the documents render: every keystroke answers.
@@ -193,7 +195,7 @@ describe('the render Worker', () => {
       const r = await page.evaluate(async ([changelog, small, otherDoc]) => {
         const info = p => ({ htmlLen: p.html?.length ?? 0, textLen: p.text?.length ?? 0, pre: p.html?.startsWith('<pre>'),
           h1: /<h1>/.test(p.html ?? ''), warnings: p.warnings, forModel: p.forModel, state: p.state })
-        const tight = await window.mcphost.connect('/mcp', { renderBudgetMs: 50 })
+        const tight = await window.mcphost.connect('/mcp', { renderBudgetMs: 50, maxModelTokens: Infinity })
         const other = await window.mcphost.connect('/mcp')
         await other.resources()
         // The other host attaches and answers while the tight one's part runs
