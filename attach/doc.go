@@ -69,6 +69,13 @@
 // with the path-safety rules the picker needs; [TemplateVars] lists their
 // variables.
 //
+// # MCP Apps
+//
+// A part that is an MCP App view ([IsMCPApp]: a ui:// URI, or text/html
+// with profile=mcp-app) is marked MCPApp, keeps its full declared type as
+// MIMEType when the bytes are HTML, and its _meta.ui in UI ([UIMeta]).
+// Keeping it from the model is the host's policy (Withheld).
+//
 // # Browser
 //
 // Under GOOS=js the package behaves the same; it imports no syscall/js and

@@ -28,6 +28,17 @@
 //     watched again on the new session (one Watch call) and re-read once the
 //     watch is answered.
 //
+// # What goes to the model
+//
+// [ForModel] decides whether a part is in the next model request. Besides
+// the freshness states, the host withholds (withhold.go) parts whose
+// [ModelTokens] are over Options.MaxModelTokens (default 100,000) and MCP
+// App views ([attach.IsMCPApp]): they are attached and kept fresh, with
+// Withheld set and a warning, until [Host.Include]. The ledger holds them
+// ([dedupe.Ledger.Hold]), so the tool-result filter does not count them as
+// in the context. [Host.Hint] tells a picker the same before anything is
+// read, and [ToolUI] reads a tool's MCP Apps metadata (modelVisible).
+//
 // # Events
 //
 // updated fires only when content changed (part count, or a part's uri,
