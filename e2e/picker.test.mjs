@@ -48,7 +48,9 @@ class FakeHost extends EventTarget {
     const hl = (s) => { const i = (s || "").toLowerCase().indexOf(ql); return ql && i >= 0 ? [[i, i + ql.length]] : undefined }
     for (const r of this.resources) {
       const hay = (r.name + " " + (r.title || "") + " " + r.uri).toLowerCase()
-      if (!ql || hay.includes(ql)) out.push({ resource: r, score: 1, highlights: { name: hl(r.name), title: hl(r.title), uri: hl(r.uri) } })
+      // tokens, withheld and mcpApp as the real host's mention() sets them
+      const marks = Object.fromEntries(["tokens", "withheld", "mcpApp"].filter((k) => r["_" + k] !== undefined).map((k) => [k, r["_" + k]]))
+      if (!ql || hay.includes(ql)) out.push({ resource: r, score: 1, highlights: { name: hl(r.name), title: hl(r.title), uri: hl(r.uri) }, ...marks })
     }
     for (const t of this.templatesList) {
       const hay = (t.name + " " + t.uriTemplate).toLowerCase()
@@ -464,6 +466,34 @@ describe("mcp-mention", () => {
     assert.equal(await page.locator("#composer").inputValue(), "@welcome")
     assert.deepEqual(await page.evaluate(() => host.calls.filter((c) => c[0] === "attach")), [])
     assert.equal(await page.locator("#composer").getAttribute("aria-expanded"), "false", "the choice is made: the popup closes")
+    await page.close()
+  })
+
+  test("entries the host will hold back from the model are marked before they are chosen", async () => {
+    const page = await openFixture()
+    await page.evaluate(() => {
+      const h = new window.FakeHost("big", [
+        { uri: "docs://x/changelog", name: "changelog", title: "API changelog", mimeType: "text/markdown", size: 1300024, _tokens: 325006, _withheld: "too_large" },
+        { uri: "ui://clock/view", name: "clock", title: "Clock view", mimeType: "text/html;profile=mcp-app", size: 2048, _tokens: 512, _withheld: "mcp_app", _mcpApp: true },
+        { uri: "docs://x/small", name: "small", title: "Small note", mimeType: "text/markdown", size: 400, _tokens: 100 },
+      ])
+      window.picker.hosts = [h]
+    })
+    await page.locator("#composer").focus()
+    await page.keyboard.type("@")
+    const rows = await page.evaluate(() => [...document.querySelectorAll(".mcp-mention-option")].map((o) => ({
+      title: o.querySelector(".mcp-mention-title").textContent,
+      meta: o.querySelector(".mcp-mention-meta").textContent,
+      badge: o.querySelector(".is-withheld, .is-app")?.title ?? "",
+    })))
+    const by = Object.fromEntries(rows.map((r) => [r.title, r]))
+    assert.match(by["API changelog"].meta, /1\.3 MB · ≈325k tokens.*too large for the model/)
+    assert.match(by["API changelog"].badge, /325k tokens, over this host's maxModelTokens/)
+    assert.match(by["Clock view"].meta, /MCP App \(UI\)/)
+    assert.doesNotMatch(by["Clock view"].meta, /too large/)
+    assert.doesNotMatch(by["Small note"].meta, /too large|MCP App/)
+    assert.match(by["Small note"].meta, /≈100 tokens/)
+    assert.deepEqual(page.errors, [])
     await page.close()
   })
 

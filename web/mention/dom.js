@@ -25,7 +25,8 @@ const DEFAULT_CSS = `
 :where(.mcp-mention-meta) { grid-column: 3; grid-row: 1 / span 2; align-self: center; display: flex; gap: 6px; align-items: center; font-size: 11px; color: #59636e; }
 :where(.mcp-mention-badge) { border: 1px solid #d0d7de; border-radius: 999px; padding: 1px 7px; white-space: nowrap; }
 :where(.mcp-mention-badge.is-template) { border-color: #8250df; color: #6639ba; }
-:where(.mcp-mention-badge.is-unsupported) { border-color: #bf8700; color: #7d4e00; background: #fff8c5; }
+:where(.mcp-mention-badge.is-unsupported, .mcp-mention-badge.is-withheld) { border-color: #bf8700; color: #7d4e00; background: #fff8c5; }
+:where(.mcp-mention-badge.is-app) { border-color: #8250df; color: #6639ba; background: #fbefff; }
 :where(.mcp-mention-option.is-unsupported .mcp-mention-title) { color: #59636e; }
 :where(.mcp-mention-popup mark) { background: #fff1a8; color: inherit; border-radius: 2px; }
 :where(.mcp-mention-footer) { border-top: 1px solid #eaeef2; padding: 6px 12px; font-size: 12px; color: #59636e; display: flex; justify-content: space-between; gap: 8px; }

@@ -41,6 +41,14 @@ export function normalizeRanges(ranges, length) {
   return merged
 }
 
+/** A token estimate for a badge: 812, 4.2k, 325k, 1.1M. */
+export function formatTokens(n) {
+  if (n < 1000) return String(n)
+  if (n < 10000) return `${(n / 1000).toFixed(1)}k`
+  if (n < 1e6) return `${Math.round(n / 1000)}k`
+  return `${(n / 1e6).toFixed(1)}M`
+}
+
 /** Human-readable byte size: 0 B, 812 B, 4.2 KB, 1.3 MB. */
 export function formatBytes(n) {
   if (typeof n !== "number" || !Number.isFinite(n) || n < 0) return ""
@@ -177,7 +185,23 @@ export function renderOption(r, idPrefix, ctx) {
   const mb = mimeBadge(d.mimeType)
   if (mb) meta.append(Object.assign(el("span", "mcp-mention-badge mcp-mention-mime", { dir: "ltr" }), { textContent: displayText(mb) }))
   if (!isTemplate && typeof d.size === "number") {
-    meta.append(Object.assign(el("span", "mcp-mention-size"), { textContent: formatBytes(d.size) }))
+    const tokens = typeof match.tokens === "number" ? ` · ≈${formatTokens(match.tokens)} tokens` : ""
+    meta.append(Object.assign(el("span", "mcp-mention-size"), { textContent: formatBytes(d.size) + tokens }))
+  }
+  // What the host will hold back from the model (mention()'s withheld):
+  // shown before the entry is chosen.
+  if (match.mcpApp || match.withheld === "mcp_app") {
+    opt.classList.add("is-app")
+    const b = el("span", "mcp-mention-badge is-app")
+    b.textContent = "MCP App (UI)"
+    b.title = "An interactive view for the page to render; not sent to the model"
+    meta.append(b)
+  } else if (match.withheld === "too_large") {
+    opt.classList.add("is-withheld")
+    const b = el("span", "mcp-mention-badge is-withheld")
+    b.textContent = "too large for the model"
+    b.title = `About ${typeof match.tokens === "number" ? formatTokens(match.tokens) : "too many"} tokens, over this host's maxModelTokens: attached but not sent to the model unless the page includes it (host.include)`
+    meta.append(b)
   }
   let verdict = true
   try {
