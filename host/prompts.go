@@ -162,11 +162,30 @@ func (h *Host) GetPrompt(ctx context.Context, name string, args map[string]strin
 			Resource *attach.Contents `json:"resource"`
 		}
 		if json.Unmarshal(m.Content, &block) == nil && block.Type == "resource" && block.Resource != nil {
-			pm.Parts = attach.FromContents([]attach.Contents{*block.Resource}, &h.o.Attach)
+			pm.Parts = h.promptParts(*block.Resource)
 		}
 		out.Messages = append(out.Messages, pm)
 	}
 	return out, nil
+}
+
+// promptParts turns a prompt's embedded resource into attachments as a read
+// would, current (they arrived just now) and under the same model policy:
+// an MCP App view or a part over MaxModelTokens is not for the model.
+func (h *Host) promptParts(c attach.Contents) []attach.Attachment {
+	atts := attach.FromContents([]attach.Contents{c}, &h.o.Attach)
+	for i := range atts {
+		a := &atts[i]
+		if a.Kind == attach.KindError {
+			continue
+		}
+		a.State = StateFresh
+		if why, reason := h.withheldWhy(a); why != "" {
+			a.Withheld = why
+			a.Warnings = append(a.Warnings, reason+"; a prompt's document, not sent to the model (attach it and use host.include to send it anyway)")
+		}
+	}
+	return atts
 }
 
 // CompletePrompt asks the server for values of one argument of a prompt.

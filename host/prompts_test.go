@@ -79,7 +79,7 @@ func TestHostPrompts(t *testing.T) {
 				t.Fatalf("GetPrompt(b) = %+v, %v", r, err)
 			}
 			p := r.Messages[0].Parts
-			if len(p) != 1 || p[0].URI != b || p[0].Kind != "text" || !strings.Contains(p[0].HTML, "<h1") || p[0].Text != body[b] {
+			if len(p) != 1 || p[0].URI != b || p[0].Kind != "text" || !strings.Contains(p[0].HTML, "<h1") || p[0].Text != body[b] || !host.ForModel(&p[0]) {
 				t.Fatalf("embedded document's parts = %+v", p)
 			}
 			if r.Messages[1].Parts != nil {
