@@ -455,6 +455,23 @@ describe("mcp-mention", () => {
     await page.close()
   })
 
+  test("token=\"label\": the textarea gets @title, the events still carry the URI", async () => {
+    const page = await openFixture()
+    await page.evaluate(() => { window.picker.token = "label" })
+    assert.equal(await page.evaluate(() => window.picker.getAttribute("token")), "label")
+    const ta = page.locator("#composer")
+    await ta.focus()
+    await page.keyboard.type("Read @welcome")
+    await page.keyboard.press("ArrowDown")
+    await page.keyboard.press("Enter")
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mcp-attached"))
+    assert.equal(await ta.inputValue(), "Read @Welcome to Platform ")
+    const ev = await page.evaluate(() => window.events.filter((e) => e.type.startsWith("mcp-attach")).map((e) => e.detail.uri))
+    assert.deepEqual(ev, ["docs://team/platform/onboarding/welcome", "docs://team/platform/onboarding/welcome"])
+    assert.equal(await page.evaluate(() => { window.picker.token = "anything else"; return window.picker.token }), "uri")
+    await page.close()
+  })
+
   test("mcp-attach is cancelable: preventDefault leaves the text and attaches nothing", async () => {
     const page = await openFixture()
     await page.evaluate(() => document.addEventListener("mcp-attach", (e) => e.preventDefault(), { once: true }))

@@ -574,6 +574,9 @@ export interface MentionElement extends HTMLElement {
    * are shown too (fetched with referrerpolicy=no-referrer). SVG icons never.
    */
   remoteIcons: boolean
+  /** What a chosen entry leaves in a textarea or input: "@<uri> " (default)
+   * or "@<label> " (attribute token="label"). Events carry the URI either way. */
+  token: "uri" | "label"
   readonly open: boolean
   readonly input: HTMLElement | null
   readonly listbox: HTMLElement | null

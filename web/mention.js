@@ -149,6 +149,20 @@ export class MentionElement extends HTMLElementBase {
     this.toggleAttribute("remote-icons", !!on)
   }
 
+  /**
+   * What a chosen entry leaves in a textarea or input (attribute token):
+   * "uri" (the default) writes `@<uri> `, "label" writes `@<label> ` (its
+   * title, else name), for composers that show people names rather than
+   * addresses. The events carry the URI either way; a contenteditable
+   * composer always gets a token showing the label.
+   */
+  get token() {
+    return this.getAttribute("token") === "label" ? "label" : "uri"
+  }
+  set token(v) {
+    this.setAttribute("token", v === "label" ? "label" : "uri")
+  }
+
   /** Whether the popup is showing (reflected as the open attribute). */
   get open() {
     return this.hasAttribute("open")
@@ -576,7 +590,7 @@ export class MentionElement extends HTMLElementBase {
     const go = this.#emit("mcp-attach", { uri, host, label, ...from }, true)
     this.#hide()
     if (!go) return false
-    insertToken(this.#input, tok, uri, label)
+    insertToken(this.#input, tok, uri, label, this.token)
     Promise.resolve()
       .then(() => host.attach(uri))
       .then(

@@ -50,15 +50,16 @@ export function caretToken(t) {
 }
 
 /**
- * Replaces token tok in composer t with the mention of uri: "@uri " in a
- * text control, an uneditable span titled label in a contenteditable; then
- * fires an input event (insertReplacementText) on t.
+ * Replaces token tok in composer t with the mention of uri: "@uri " (or
+ * "@label " when show is "label") in a text control, an uneditable span
+ * titled label in a contenteditable; then fires an input event
+ * (insertReplacementText) on t.
  */
-export function insertToken(t, tok, uri, label) {
+export function insertToken(t, tok, uri, label, show = "uri") {
   if (!t || !tok) return
   if (isTextControl(t)) {
     // shown as displayText: a URI with bidi controls must not reorder the composer (the event details keep the real URI)
-    const text = `@${displayText(uri)} `
+    const text = `@${displayText(show === "label" && label ? label : uri)} `
     t.focus()
     t.setSelectionRange(tok.start, tok.end)
     t.setRangeText(text, tok.start, tok.end, "end")
