@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/internal/xsync"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	json "github.com/segmentio/encoding/json"
 )
 
 // ProtocolVersion is the MCP revision the client asks for.
@@ -224,7 +222,7 @@ func (s *Session) initialize(ctx context.Context, version string) error {
 			"server answered protocol version %q to our %q; this client supports %v", res.ProtocolVersion, version, SupportedVersions)
 	}
 	if len(res.RawCapabilities) > 0 {
-		if err := json.Unmarshal(res.RawCapabilities, &res.Capabilities); err != nil {
+		if err := stdjson.Unmarshal(res.RawCapabilities, &res.Capabilities); err != nil {
 			return newError(KindProtocol, ErrProtocol, "initialize", "", "capabilities: %v", err)
 		}
 	}
@@ -331,8 +329,8 @@ func (s *Session) undecodable(data []byte, derr error) {
 	if id, errRaw, ok := probeID(data); ok {
 		if ch := s.take(id); ch != nil {
 			env := &envelope{local: &Error{Kind: KindProtocol, Code: CodeParseError, Message: perr.Error(), Err: perr}}
-			var we jsonrpc.Error
-			if len(errRaw) > 0 && json.Unmarshal(errRaw, &we) == nil {
+			var we wireError
+			if len(errRaw) > 0 && stdjson.Unmarshal(errRaw, &we) == nil {
 				env = &envelope{err: &we}
 			}
 			ch <- env
@@ -439,7 +437,7 @@ func (s *Session) updated(r *envelope) {
 	var p struct {
 		URI string `json:"uri"`
 	}
-	if err := json.Unmarshal(r.params, &p); err != nil || p.URI == "" {
+	if err := stdjson.Unmarshal(r.params, &p); err != nil || p.URI == "" {
 		s.protocolError(fmt.Errorf("%w: notifications/resources/updated without a uri: %s", ErrProtocol, r.params))
 		return
 	}
@@ -479,15 +477,14 @@ func (s *Session) dispatch(r *envelope) {
 }
 
 func (s *Session) notify(method string, params any) error {
-	req := &jsonrpc.Request{Method: method}
+	var raw []byte
 	if params != nil {
-		raw, err := stdjson.Marshal(params)
-		if err != nil {
+		var err error
+		if raw, err = stdjson.Marshal(params); err != nil {
 			return newError(KindInvalid, err, method, "", "encode params: %v", err)
 		}
-		req.Params = raw
 	}
-	if err := s.conn.Write(context.Background(), req); err != nil {
+	if err := s.conn.WriteRaw(context.Background(), encodeRequest(nil, method, raw)); err != nil {
 		return newError(KindUnavailable, err, method, "", "send: %v", err)
 	}
 	return nil
@@ -577,7 +574,7 @@ func (s *Session) callRaw(ctx context.Context, method, uri string, params []byte
 		if len(raw) == 0 {
 			return newError(KindProtocol, ErrProtocol, method, uri, "response has no result")
 		}
-		if err := json.Unmarshal(raw, result); err != nil {
+		if err := stdjson.Unmarshal(raw, result); err != nil {
 			return newError(KindProtocol, fmt.Errorf("%w: %v", ErrProtocol, err), method, uri, "malformed result: %v", err)
 		}
 		return nil
@@ -594,8 +591,7 @@ func (s *Session) start(method, uri string, params []byte) (int64, chan *envelop
 
 // send is start with an id taken earlier.
 func (s *Session) send(id int64, method, uri string, params []byte) (chan *envelope, error) {
-	rid, _ := jsonrpc.MakeID(float64(id))
-	req := &jsonrpc.Request{ID: rid, Method: method, Params: params}
+	frame := encodeRequest(strconv.AppendInt(nil, id, 10), method, params)
 	ch := make(chan *envelope, 1)
 	s.mu.Lock()
 	if s.err != nil {
@@ -605,7 +601,7 @@ func (s *Session) send(id int64, method, uri string, params []byte) (chan *envel
 	}
 	s.pending[id] = ch
 	s.mu.Unlock()
-	if err := s.conn.Write(context.Background(), req); err != nil {
+	if err := s.conn.WriteRaw(context.Background(), frame); err != nil {
 		s.take(id)
 		if cerr := s.connErr(); cerr != nil {
 			return nil, s.callErr(cerr, method, uri)
@@ -663,4 +659,24 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// encodeRequest writes a request frame (a notification when id is nil). The
+// client writes its frames itself, like it parses them (envelope.go): params
+// are already JSON, so the frame is one append, not a second encoding.
+func encodeRequest(id []byte, method string, params []byte) []byte {
+	m, _ := stdjson.Marshal(method) // a string always encodes
+	b := make([]byte, 0, 48+len(m)+len(id)+len(params))
+	b = append(b, `{"jsonrpc":"2.0"`...)
+	if id != nil {
+		b = append(b, `,"id":`...)
+		b = append(b, id...)
+	}
+	b = append(b, `,"method":`...)
+	b = append(b, m...)
+	if len(params) > 0 {
+		b = append(b, `,"params":`...)
+		b = append(b, params...)
+	}
+	return append(b, '}')
 }

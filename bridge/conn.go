@@ -7,8 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // Subprotocol is the WebSocket subprotocol of the wire contract: one UTF-8
@@ -118,31 +116,6 @@ func (c *Conn) Principal() string { return c.principal }
 // SessionID returns "": a WebSocket connection is its own session.
 func (c *Conn) SessionID() string { return "" }
 
-// Read returns the next JSON-RPC message. A text frame that does not decode is
-// reported (see [EndpointOptions]) and skipped, so one bad message never ends
-// the session. A binary frame is a protocol error: the connection is closed
-// with 1003. A message over the read limit closes it with 1009 and the error
-// names the limit. Close unblocks a waiting Read.
-func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	for {
-		data, err := c.ReadRaw(ctx)
-		if err != nil {
-			return nil, err
-		}
-		msg, err := jsonrpc.DecodeMessage(data)
-		if err != nil {
-			if c.onUndecodable != nil {
-				c.onUndecodable(data, err)
-			}
-			continue
-		}
-		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-			c.gotCall.Store(true)
-		}
-		return msg, nil
-	}
-}
-
 // ReadRaw returns the next text frame undecoded. Like Read, it returns at
 // once when ctx has already ended, and otherwise waits under the connection's
 // lifetime: Close (not ctx) unblocks it, so no frame is ever half-consumed.
@@ -156,11 +129,7 @@ func (c *Conn) ReadRaw(ctx context.Context) ([]byte, error) {
 	if err == nil && c.out != nil && !c.gotCall.Load() {
 		// A server reading raw frames: the first-request deadline still
 		// wants to know when a valid request arrives.
-		if msg, derr := jsonrpc.DecodeMessage(data); derr == nil {
-			if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-				c.gotCall.Store(true)
-			}
-		}
+		c.noteCall(data)
 	}
 	return data, err
 }
@@ -205,19 +174,6 @@ func (c *Conn) readError(err error) error {
 		return fmt.Errorf("%w: peer closed the connection (%d %v)", ErrConnectionLost, st, err)
 	}
 	return fmt.Errorf("%w: %v", ErrConnectionLost, err)
-}
-
-// Write sends msg as one text frame. ctx is checked before sending but does
-// not reach the socket.
-func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if c.boundErrors {
-		msg = boundError(msg)
-	}
-	data, err := jsonrpc.EncodeMessage(msg)
-	if err != nil {
-		return fmt.Errorf("bridge: encode message: %w", err)
-	}
-	return c.WriteRaw(ctx, data)
 }
 
 // WriteRaw sends one pre-encoded JSON-RPC message as a text frame. On the

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // envelope is one incoming JSON-RPC message as the client sees it. Params
@@ -16,7 +14,7 @@ type envelope struct {
 	method string
 	params []byte
 	result []byte
-	err    *jsonrpc.Error
+	err    *wireError
 	// local is the error the client itself found in a frame meant as this
 	// response (it did not decode): kind protocol, not the server's word.
 	local *Error
@@ -83,7 +81,7 @@ func parseEnvelope(d []byte) (*envelope, error) {
 		return nil, fmt.Errorf("response without an id")
 	}
 	if errRaw != nil {
-		var we jsonrpc.Error
+		var we wireError
 		if err := stdjson.Unmarshal(errRaw, &we); err != nil {
 			return nil, fmt.Errorf("malformed error object: %v", err)
 		}

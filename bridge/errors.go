@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // A Kind classifies an [Error] by what a caller can do about it. The string
@@ -38,11 +36,11 @@ const (
 
 // JSON-RPC and MCP error codes this package interprets.
 const (
-	CodeParseError     = jsonrpc.CodeParseError
-	CodeInvalidRequest = jsonrpc.CodeInvalidRequest
-	CodeMethodNotFound = jsonrpc.CodeMethodNotFound
-	CodeInvalidParams  = jsonrpc.CodeInvalidParams
-	CodeInternalError  = jsonrpc.CodeInternalError
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
 	// CodeResourceNotFound is the pre-2026-07-28 not-found code (-32002).
 	// SEP-2164 replaced it by -32602 with data.uri; both are accepted.
 	CodeResourceNotFound = -32002
@@ -60,7 +58,7 @@ const (
 )
 
 // Sentinel errors. Use [errors.Is]; every [*Error] wraps one of them or a
-// *jsonrpc.Error from the peer.
+// *wireError from the peer.
 var (
 	// ErrClosed reports that the session was closed by this side.
 	ErrClosed = errors.New("bridge: connection closed")
@@ -87,7 +85,7 @@ type Error struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 	Method  string          `json:"method,omitempty"`
 	URI     string          `json:"uri,omitempty"`
-	Err     error           `json:"-"` // the cause: a *jsonrpc.Error, a sentinel above, or a context error
+	Err     error           `json:"-"` // the cause: the peer's *jsonrpc.Error (natively; a struct of its shape in the module), a sentinel above, or a context error
 	// RetryAfter is how long the server asked to be left alone before the
 	// next attempt (HTTP Retry-After of a 503 refusal); 0 when it did not say.
 	RetryAfter time.Duration `json:"-"`
@@ -152,7 +150,7 @@ func Classify(code int64, message string, data json.RawMessage) Kind {
 // fromWire classifies a JSON-RPC error by the session's revision: in
 // 2026-07-28 the codes -32000..-32019 other than -32002 carry no assumed
 // meaning, so -32003 is not retryable there.
-func (s *Session) fromWire(method, uri string, we *jsonrpc.Error) *Error {
+func (s *Session) fromWire(method, uri string, we *wireError) *Error {
 	e := fromWire(method, uri, we)
 	if s.modern && we.Code == CodeClosing {
 		e.Kind = KindPermanent
@@ -174,7 +172,7 @@ func dataURI(data json.RawMessage) string {
 }
 
 // fromWire builds an Error from a JSON-RPC error response.
-func fromWire(method, uri string, we *jsonrpc.Error) *Error {
+func fromWire(method, uri string, we *wireError) *Error {
 	if u := dataURI(we.Data); uri == "" {
 		uri = u
 	}
@@ -209,7 +207,7 @@ func ErrorCode(err error) int64 {
 	if e, ok := AsError(err); ok {
 		return e.Code
 	}
-	var we *jsonrpc.Error
+	var we *wireError
 	if errors.As(err, &we) {
 		return we.Code
 	}

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	json "github.com/segmentio/encoding/json"
 )
 
 // listens is the 2026-07-28 side of [Session.Watch]: one subscriptions/listen
@@ -334,7 +332,7 @@ func (s *Session) acknowledged(params []byte) {
 			ResourcesListChanged  bool     `json:"resourcesListChanged"`
 		} `json:"notifications"`
 	}
-	if err := json.Unmarshal(params, &p); err != nil {
+	if err := stdjson.Unmarshal(params, &p); err != nil {
 		s.protocolError(fmt.Errorf("%w: notifications/subscriptions/acknowledged: %v", ErrProtocol, err))
 		return
 	}
@@ -393,7 +391,7 @@ func (s *Session) serverCancelled(params []byte) {
 	var p struct {
 		RequestID stdjson.RawMessage `json:"requestId"`
 	}
-	if json.Unmarshal(params, &p) != nil {
+	if stdjson.Unmarshal(params, &p) != nil {
 		return
 	}
 	id, err := strconv.ParseInt(string(p.RequestID), 10, 64)
@@ -418,7 +416,7 @@ func (s *Session) fromListen(params []byte) bool {
 	var p struct {
 		Meta map[string]stdjson.RawMessage `json:"_meta"`
 	}
-	if json.Unmarshal(params, &p) != nil || p.Meta == nil {
+	if stdjson.Unmarshal(params, &p) != nil || p.Meta == nil {
 		return true
 	}
 	if _, present := p.Meta[metaSubscriptionID]; !present {

@@ -1,10 +1,6 @@
 package bridge
 
-import (
-	"context"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-)
+import "context"
 
 // outbound is the send queue of a server connection (outbound.go, not in
 // the js build: a connection in the browser is a client's, whose writes are
@@ -17,4 +13,5 @@ func (*outbound) drop()                                        {}
 func (*outbound) startClose()                                  {}
 func (*outbound) slowErr() error                               { return nil }
 
-func boundError(msg jsonrpc.Message) jsonrpc.Message { return msg }
+// noteCall is a server's concern; a connection in the browser never is one.
+func (*Conn) noteCall([]byte) {}

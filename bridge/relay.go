@@ -1,3 +1,5 @@
+//go:build !js
+
 package bridge
 
 import (
@@ -6,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // The relay frame is the provider relay's read-resource exchange: the ask is
@@ -65,7 +65,7 @@ func DecodeRelayAsk(data []byte) (RelayAsk, error) {
 // JSON-RPC error with its data unchanged.
 type RelayAnswer struct {
 	Result json.RawMessage
-	Error  *jsonrpc.Error
+	Error  *wireError
 }
 
 // EncodeRelayAnswer builds the answer frame for a. The result must be a JSON
@@ -130,7 +130,7 @@ func DecodeRelayAnswer(frame []byte) (RelayAnswer, error) {
 		if w.Message == nil {
 			return RelayAnswer{}, fmt.Errorf("%w: error object has no \"message\"", ErrRelayJSON)
 		}
-		e := &jsonrpc.Error{Code: *w.Code, Message: *w.Message}
+		e := &wireError{Code: *w.Code, Message: *w.Message}
 		if len(w.Data) > 0 {
 			e.Data = bytes.Clone(w.Data)
 		}

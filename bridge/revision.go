@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-
-	json "github.com/segmentio/encoding/json"
 )
 
 // The protocol revisions a client can ask for in [Options].Protocol.
@@ -80,7 +78,7 @@ func (s *Session) handshake(ctx context.Context) error {
 		var d struct {
 			Supported []string `json:"supported"`
 		}
-		json.Unmarshal(e.Data, &d)
+		stdjson.Unmarshal(e.Data, &d)
 		supported = d.Supported
 	}
 	// A server listing only revisions older than ours: retry once with the
@@ -134,12 +132,12 @@ func (s *Session) discover(ctx context.Context) (*discoverResult, error) {
 func (s *Session) becomeModern(res *discoverResult) error {
 	init := InitializeResult{ProtocolVersion: ProtocolModern, RawCapabilities: res.Capabilities, Instructions: res.Instructions}
 	if len(init.RawCapabilities) > 0 {
-		if err := json.Unmarshal(init.RawCapabilities, &init.Capabilities); err != nil {
+		if err := stdjson.Unmarshal(init.RawCapabilities, &init.Capabilities); err != nil {
 			return newError(KindProtocol, ErrProtocol, "server/discover", "", "capabilities: %v", err)
 		}
 	}
 	if si, ok := res.Meta[metaServerInfo]; ok {
-		json.Unmarshal(si, &init.ServerInfo)
+		stdjson.Unmarshal(si, &init.ServerInfo)
 	}
 	s.init = init
 	s.modern = true
@@ -225,7 +223,7 @@ func scanResultMeta(raw []byte) (resultMeta, error) {
 		v := raw[vs:ve]
 		switch {
 		case keyIs(key, "resultType"):
-			if err := json.Unmarshal(v, &m.resultType); err != nil {
+			if err := stdjson.Unmarshal(v, &m.resultType); err != nil {
 				return fmt.Errorf("resultType is not a string: %s", v)
 			}
 		case keyIs(key, "requestState"):
@@ -237,7 +235,7 @@ func scanResultMeta(raw []byte) (resultMeta, error) {
 				m.ttl = time.Duration(ms * float64(time.Millisecond))
 			}
 		case keyIs(key, "cacheScope"):
-			json.Unmarshal(v, &m.cacheScope)
+			stdjson.Unmarshal(v, &m.cacheScope)
 		}
 		return nil
 	})

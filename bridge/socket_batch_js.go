@@ -8,7 +8,7 @@ import (
 	"syscall/js"
 	"time"
 
-	json "github.com/segmentio/encoding/json"
+	"encoding/json"
 )
 
 // jsOpenSocket is web/socket.js's openSocket, which mcphost.js lends the

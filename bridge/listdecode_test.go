@@ -1,0 +1,112 @@
+package bridge
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+// slowPage decodes a page's entries the way the client did before the fast
+// path: encoding/json entry by entry, then the same validation.
+func slowPage[T any](t *testing.T, array []byte, valid func(*T) error) (good []T, bad int) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(array, &items); err != nil {
+		t.Fatalf("the scanner accepted an array encoding/json rejects: %v", err)
+	}
+	for _, it := range items {
+		var v T
+		if err := json.Unmarshal(it, &v); err != nil || valid(&v) != nil {
+			bad++
+			continue
+		}
+		good = append(good, v)
+	}
+	return good, bad
+}
+
+// normMeta treats "_meta": null as absent (the fast path drops it; the
+// type's users never see the difference).
+func normMeta(m json.RawMessage) json.RawMessage {
+	if string(m) == "null" {
+		return nil
+	}
+	return m
+}
+
+func checkPage(t *testing.T, raw []byte) {
+	for _, field := range []string{"resources", "resourceTemplates"} {
+		array, _, ok := scanPage(raw, field)
+		if !ok {
+			continue
+		}
+		if field == "resources" {
+			good, bad := decodePage(array, "resources/list", 1, validResource)
+			want, wantBad := slowPage(t, array, validResource)
+			for i := range want {
+				want[i].Meta = normMeta(want[i].Meta)
+			}
+			for i := range good {
+				good[i].Meta = normMeta(good[i].Meta)
+			}
+			if len(bad) != wantBad || !reflect.DeepEqual(nilIfEmpty(good), nilIfEmpty(want)) {
+				t.Fatalf("resources of %s:\nfast %#v (%d bad)\nslow %#v (%d bad)", raw, good, len(bad), want, wantBad)
+			}
+		} else {
+			good, bad := decodePage(array, "resources/templates/list", 1, validTemplate)
+			want, wantBad := slowPage(t, array, validTemplate)
+			for i := range want {
+				want[i].Meta = normMeta(want[i].Meta)
+			}
+			for i := range good {
+				good[i].Meta = normMeta(good[i].Meta)
+			}
+			if len(bad) != wantBad || !reflect.DeepEqual(nilIfEmpty(good), nilIfEmpty(want)) {
+				t.Fatalf("templates of %s:\nfast %#v (%d bad)\nslow %#v (%d bad)", raw, good, len(bad), want, wantBad)
+			}
+		}
+	}
+}
+
+func nilIfEmpty[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+// TestListPageFastPath pins the fast path to encoding/json's decisions on
+// the shapes that must leave it (each row is one reason).
+func TestListPageFastPath(t *testing.T) {
+	for _, page := range []string{
+		`{"resources":[{"uri":"a://1","name":"one","title":"T","description":"d","mimeType":"text/plain","size":12}]}`,
+		`{"resources":[{"uri":"a://\u00e9","name":"esc\n"}],"nextCursor":"c"}`,
+		`{"resources":[{"URI":"a://case","name":"folded key"}]}`,
+		`{"resources":[{"ur\u0069":"a://escaped-key","name":"n"}]}`,
+		`{"resources":[{"uri":"a://1","name":"n","size":1.5}]}`,
+		`{"resources":[{"uri":"a://1","name":"n","size":"12"}]}`,
+		`{"resources":[{"uri":"a://1","name":"n","size":null,"title":null}]}`,
+		`{"resources":[{"uri":5,"name":"n"},{"uri":"a://ok","name":"n"}]}`,
+		`{"resources":[{"uri":"a://1","name":"n","icons":[{"src":"data:image/png;base64,AA=="}],"annotations":{"priority":0.5,"audience":["user"]}}]}`,
+		`{"resources":[{"uri":"a://1","name":"n","icons":"bad"}]}`,
+		`{"resources":[{"uri":"a://1","name":"n","_meta":{"k":[1,2]}},{"uri":"a://2","name":"m","_meta":null}]}`,
+		`{"resources":[{"uri":"a://1","name":"n","uri":"a://dup"}]}`,
+		`{"resources":[{"uri":"","name":"missing uri"},{"uri":"a://x"},7,null,"s"]}`,
+		`{"resourceTemplates":[{"uriTemplate":"a://{x}","name":"t","mimeType":"text/plain"},{"uriTemplate":"","name":"bad"}]}`,
+		`{"resources":[{"uri":"a://1","name":"n","unknown":{"deep":[[[1]]]}}]}`,
+	} {
+		t.Run(page, func(t *testing.T) { checkPage(t, []byte(page)) })
+	}
+}
+
+// FuzzListPage checks that the fast path decodes every page exactly as
+// encoding/json would, entry for entry.
+func FuzzListPage(f *testing.F) {
+	f.Add([]byte(`{"resources":[{"uri":"a://1","name":"one","size":3}],"nextCursor":"x"}`))
+	f.Add([]byte(`{"resourceTemplates":[{"uriTemplate":"a://{x}","name":"t"}]}`))
+	f.Add([]byte(`{"resources":[{"uri":"a://1","Name":"n","icons":[{"src":"x","sizes":["1x1"]}]}]}`))
+	for i := range 3 {
+		f.Add([]byte(fmt.Sprintf(`{"resources":[{"uri":"a://%d","name":"n\u%04x","_meta":null}]}`, i, 0xd800+i)))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) { checkPage(t, raw) })
+}
