@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -112,7 +111,25 @@ func (e *Error) Unwrap() error { return e.Err }
 // -32003, timeouts and dropped connections.
 func (e *Error) Retryable() bool { return e.Kind == KindUnavailable || e.Kind == KindTimeout }
 
-var notFoundMessage = regexp.MustCompile(`(?i)not[ _-]?found`)
+// saysNotFound reports whether a message says "not found" in any case, with
+// at most one space, underscore or hyphen between the words (what the regular
+// expression (?i)not[ _-]?found matched; compiling it cost the module's
+// start 3–19 ms under wasm).
+func saysNotFound(msg string) bool {
+	for i := 0; i+3 <= len(msg); i++ {
+		if !strings.EqualFold(msg[i:i+3], "not") {
+			continue
+		}
+		j := i + 3
+		if j < len(msg) && (msg[j] == ' ' || msg[j] == '_' || msg[j] == '-') {
+			j++
+		}
+		if j+5 <= len(msg) && strings.EqualFold(msg[j:j+5], "found") {
+			return true
+		}
+	}
+	return false
+}
 
 // Classify derives the [Kind] of a JSON-RPC error: not found is -32002, or
 // -32602 whose data.uri is set or whose message says not found (the
@@ -127,7 +144,7 @@ func Classify(code int64, message string, data json.RawMessage) Kind {
 	case CodeResourceNotFound:
 		return KindNotFound
 	case CodeInvalidParams:
-		if dataURI(data) != "" || notFoundMessage.MatchString(message) {
+		if dataURI(data) != "" || saysNotFound(message) {
 			return KindNotFound
 		}
 		return KindInvalid
