@@ -135,17 +135,19 @@ func (d *relayDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), e.o.RelayTimeout)
 	defer cancel()
 	answer, release, err := e.relayRead(ctx, principal, ask)
+	// The source is let go while the requester is answered; the
+	// connection counts against the cap until serve has returned.
+	released := make(chan struct{})
+	go func() { release(); close(released) }()
+	defer func() { <-released }()
 	var frame []byte
 	if err == nil {
 		frame, err = EncodeRelayAnswer(answer)
 	}
 	if err != nil {
-		release()
 		notServed(relayReasonNotServed, err)
 		return
 	}
-	// The source is let go while the frame is written.
-	go release()
 	wctx, wcancel := context.WithTimeout(context.Background(), e.o.WriteTimeout)
 	defer wcancel()
 	if err := ws.Write(wctx, websocket.MessageBinary, frame); err != nil {

@@ -102,6 +102,7 @@ type config struct {
 	pollInterval time.Duration
 	killGrace    time.Duration
 	sseRetry     time.Duration
+	relayTimeout time.Duration // 0: bridge.DefaultRelayTimeout
 }
 
 type multiFlag []string
@@ -300,6 +301,7 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 		PingInterval:        orNever(cfg.pingInterval),
 		AllowedHosts:        cfg.allowedHosts,
 		TrustedProxies:      cfg.proxies,
+		RelayTimeout:        cfg.relayTimeout,
 	}
 	if cfg.stdio == "" && cfg.upstream == "" {
 		// The documents server: clients send small requests.
@@ -332,6 +334,9 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", endpoint)
+	// The relay door: one resources/read ask, answered by the same source
+	// for the same principal as /mcp, behind the same checks (bridge.RelayDoor).
+	mux.Handle("/mcp/read-resource/{channel}", bridge.RelayDoor(endpoint))
 	if !cfg.noWeb {
 		mux.Handle("/", webHandler(web.FS))
 	}
