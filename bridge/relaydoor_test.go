@@ -9,6 +9,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -398,4 +399,96 @@ func TestRelayDoorChecks(t *testing.T) {
 	if x, resp := askRelay(t, url, good, nil, websocket.MessageText, ask); x != nil || resp.StatusCode != http.StatusServiceUnavailable {
 		t.Fatalf("with the cap full: exchange %+v, response %v; want 503", x, resp)
 	}
+}
+
+// TestRelayDoorLeavesNothing: after asks of every outcome (answered, error,
+// source silent past RelayTimeout, source closing, malformed), every
+// goroutine the door started has ended. Not parallel: it counts goroutines.
+func TestRelayDoorLeavesNothing(t *testing.T) {
+	src := &scriptedSource{read: func(uri string) string {
+		switch uri {
+		case "mem://silent":
+			return ""
+		case "mem://close":
+			return "close"
+		case "mem://ok":
+			return `"result":{"contents":[]}`
+		}
+		return `"error":{"code":-32002,"message":"Resource not found"}`
+	}}
+	h := bridge.Endpoint(&bridge.EndpointOptions{RelayTimeout: 100 * time.Millisecond}, src.serve)
+	url := "ws://" + relayServer(t, h) + "/mcp/read-resource/c"
+	// One exchange first, so that lazily started runtime and HTTP
+	// goroutines are in the baseline.
+	x, _ := askRelay(t, url, nil, nil, websocket.MessageText, []byte(`{"uri":"mem://ok"}`))
+	x.answered(t)
+	http.DefaultClient.CloseIdleConnections()
+	base := settledGoroutines(0, time.Second)
+	for range 5 {
+		for _, ask := range []string{`{"uri":"mem://ok"}`, `{"uri":"mem://gone"}`, `{"uri":"mem://silent"}`, `{"uri":"mem://close"}`, `{"uri":`} {
+			askRelay(t, url, nil, nil, websocket.MessageText, []byte(ask))
+		}
+	}
+	if n := settledGoroutines(base, 10*time.Second); n > base {
+		t.Fatalf("%d goroutines after 25 asks, %d before", n, base)
+	}
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	if len(src.principals) != src.ended || len(src.principals) != 21 {
+		t.Fatalf("%d source connections, %d ended; want 21 and all ended", len(src.principals), src.ended)
+	}
+}
+
+// settledGoroutines polls runtime.NumGoroutine until it is at most want or
+// stops falling, for at most d, and returns the last count.
+func settledGoroutines(want int, d time.Duration) int {
+	deadline := time.Now().Add(d)
+	n := runtime.NumGoroutine()
+	for time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		m := runtime.NumGoroutine()
+		if want > 0 && m <= want {
+			return m
+		}
+		if want == 0 && m == n {
+			return m
+		}
+		n = m
+	}
+	return n
+}
+
+// FuzzRelayAsk: decoding an ask never panics; a failure wraps exactly one
+// sentinel; an ask decoded has a URI and an object _meta (or none), and
+// its JSON, what the door sends the source, decodes to the same ask.
+func FuzzRelayAsk(f *testing.F) {
+	for _, s := range []string{`{"uri":"docs://a"}`, `{"uri":"x","_meta":{"k":[1]}}`, ``, `{}`, `{"uri":5}`, `[]`, "\x00{\"uri\":\"a\"}", `{"uri":"a","_meta":null}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := bridge.DecodeRelayAsk(data)
+		if err != nil {
+			n := 0
+			for _, s := range []error{bridge.ErrRelayEmpty, bridge.ErrRelayTag, bridge.ErrRelayJSON} {
+				if errors.Is(err, s) {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Fatalf("error %v matches %d sentinels", err, n)
+			}
+			return
+		}
+		if a.URI == "" || (len(a.Meta) > 0 && a.Meta[0] != '{' && string(a.Meta) != "null") {
+			t.Fatalf("decoded %+v from %q", a, data)
+		}
+		b, err := json.Marshal(a)
+		if err != nil {
+			t.Fatalf("marshal %+v: %v", a, err)
+		}
+		back, err := bridge.DecodeRelayAsk(b)
+		if err != nil || back.URI != a.URI {
+			t.Fatalf("re-decode of %s: %+v %v", b, back, err)
+		}
+	})
 }
