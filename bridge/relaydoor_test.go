@@ -492,3 +492,35 @@ func FuzzRelayAsk(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkRelayDoor measures one relay exchange over loopback: dial, ask,
+// the in-process session with the source (initialize, resources/read of a
+// 4 KiB text), the frame and the close.
+func BenchmarkRelayDoor(b *testing.B) {
+	text := strings.Repeat("x", 4096)
+	src := &scriptedSource{read: func(uri string) string {
+		return `"result":{"contents":[{"uri":"` + uri + `","text":"` + text + `"}]}`
+	}}
+	mux := http.NewServeMux()
+	h := bridge.Endpoint(nil, src.serve)
+	mux.Handle("/mcp/read-resource/{channel}", bridge.RelayDoor(h))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/mcp/read-resource/b"
+	ask := []byte(`{"uri":"mem://a"}`)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		ws, _, err := websocket.Dial(ctx, url, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ws.Write(ctx, websocket.MessageText, ask)
+		if typ, f, err := ws.Read(ctx); err != nil || typ != websocket.MessageBinary || f[0] != bridge.RelayTagResult {
+			b.Fatalf("%v %q", err, f)
+		}
+		if _, _, err := ws.Read(ctx); websocket.CloseStatus(err) != websocket.StatusNormalClosure {
+			b.Fatalf("close: %v", err)
+		}
+	}
+}

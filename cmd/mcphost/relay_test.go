@@ -296,3 +296,26 @@ func TestRelayDoorGateways(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkRelayDoorDocuments measures one relay exchange with the
+// documents server (embedded sample documents): dial, ask, a go-sdk session
+// of its own (initialize, resources/read), the frame and the close.
+func BenchmarkRelayDoorDocuments(b *testing.B) {
+	host, _ := startServer(b, testConfig(b))
+	ask := []byte(`{"uri":"docs://team/platform/policy/access-control.md"}`)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		ws, _, err := websocket.Dial(ctx, "ws://"+host+"/mcp/read-resource/b", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ws.Write(ctx, websocket.MessageText, ask)
+		if typ, f, err := ws.Read(ctx); err != nil || typ != websocket.MessageBinary || f[0] != bridge.RelayTagResult {
+			b.Fatalf("%v %q", err, f)
+		}
+		if _, _, err := ws.Read(ctx); websocket.CloseStatus(err) != websocket.StatusNormalClosure {
+			b.Fatalf("close: %v", err)
+		}
+	}
+}
