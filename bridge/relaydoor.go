@@ -47,7 +47,8 @@ const (
 //
 //  1. one text message comes in, the ask: the JSON of resources/read
 //     params ([DecodeRelayAsk]), at most 64 KiB, within
-//     [EndpointOptions].FirstRequestTimeout;
+//     [EndpointOptions].FirstRequestTimeout (RelayTimeout when that is
+//     disabled);
 //  2. the door runs h's serve function over an in-process
 //     connection carrying the requester's principal, as if the requester
 //     had connected to /mcp, and is its MCP client: initialize (2025-11-25),
