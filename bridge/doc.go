@@ -63,7 +63,12 @@
 // pings when the server has been silent for [EndpointOptions].PingInterval.
 //
 // The relay frame codec ([EncodeRelayAnswer], [DecodeRelayAnswer],
-// [DecodeRelayAsk]) frames a provider relay's read-resource exchange.
+// [DecodeRelayAsk]) frames a provider relay's read-resource exchange, and
+// [RelayDoor] is its door next to an [Endpoint]: one ask (a text message
+// holding resources/read params) answered with one binary frame, read from
+// the endpoint's own serve function over an in-process connection for the
+// requester's principal, behind the endpoint's checks, then a normal close;
+// an ask that cannot be served is closed with no message.
 //
 // # Browser
 //
@@ -72,7 +77,7 @@
 // browser build would link net/http. Differences:
 //
 //   - The server side does not exist: [Endpoint], [EndpointOptions],
-//     [ServerHandler], [Serve], [Transport], [HostIsLoopback],
+//     [RelayDoor], [ServerHandler], [Serve], [Transport], [HostIsLoopback],
 //     [CheckOriginPattern] and [ParseTrustedProxy] are native only, and the
 //     wasm build never links go-sdk's mcp package.
 //   - A frame over the read limit is refused after the browser has received

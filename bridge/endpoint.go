@@ -89,6 +89,11 @@ type EndpointOptions struct {
 	// quiet connection. Independent of IdleTimeout. Defaults to
 	// [DefaultPingInterval]; negative disables it.
 	PingInterval time.Duration
+	// RelayTimeout bounds one exchange of the relay door ([RelayDoor]) once
+	// its ask has arrived: reaching the source, its answer and sending the
+	// frame. Past it the ask is not served (a close with no message).
+	// Defaults to [DefaultRelayTimeout].
+	RelayTimeout time.Duration
 }
 
 // Defaults of [EndpointOptions].
@@ -98,6 +103,7 @@ const (
 	DefaultFirstRequestTimeout = 10 * time.Second
 	DefaultIdleTimeout         = 2 * time.Minute
 	DefaultPingInterval        = 25 * time.Second
+	DefaultRelayTimeout        = 30 * time.Second
 )
 
 // Endpoint returns an http.Handler that upgrades requests satisfying the
@@ -127,6 +133,9 @@ func Endpoint(opts *EndpointOptions, serve func(ctx context.Context, c *Conn)) h
 	}
 	if o.PingInterval == 0 {
 		o.PingInterval = DefaultPingInterval
+	}
+	if o.RelayTimeout <= 0 {
+		o.RelayTimeout = DefaultRelayTimeout
 	}
 	e := &endpoint{o: o, serve: serve}
 	for _, p := range o.OriginPatterns {
@@ -190,14 +199,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Fix: `offer the WebSocket subprotocol "mcp"`})
 		return
 	}
-	token, found := "", false
-	for _, p := range offered {
-		if t, ok := strings.CutPrefix(p, TokenPrefix); ok {
-			token, found = t, true
-			break
-		}
-	}
-	principal, v := e.checkToken(token, found)
+	principal, v := e.checkToken(offeredToken(offered))
 	if v != nil {
 		e.refuse(w, r, v)
 		return
@@ -245,6 +247,16 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}()
 	defer c.Close()
 	e.serve(r.Context(), c)
+}
+
+// offeredToken returns the token of the first "mcp.token.<token>" entry.
+func offeredToken(offered []string) (token string, found bool) {
+	for _, p := range offered {
+		if t, ok := strings.CutPrefix(p, TokenPrefix); ok {
+			return t, true
+		}
+	}
+	return "", false
 }
 
 func offeredSubprotocols(r *http.Request) []string {

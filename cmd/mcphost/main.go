@@ -2,7 +2,10 @@
 
 // Command mcphost serves the mcphost demo: the web page and wasm module, and
 // on /mcp (MCP over WebSocket, subprotocol "mcp") either a built-in documents
-// server or a gateway to any stdio or Streamable HTTP MCP server.
+// server or a gateway to any stdio or Streamable HTTP MCP server. On
+// /mcp/read-resource/{channel} it answers a provider relay's read-resource
+// ask from the same source, behind the same checks (bridge.RelayDoor): one
+// text message in (resources/read params), one binary relay frame out.
 //
 //	mcphost [-addr 127.0.0.1:8080] [-docs DIR | -stdio "CMD ARGS" | -upstream URL [-upstream-header "K: V"]...]
 //	        [-origin PATTERN]... [-token-file FILE] [-page-size N] [-max-conns N] [-read-limit BYTES]
@@ -51,6 +54,8 @@ import (
 const version = "0.1.0"
 
 const usageHead = `mcphost serves the mcphost demo page and MCP over WebSocket on /mcp.
+/mcp/read-resource/{channel} answers one relay read-resource ask per
+WebSocket from the same source, with the same checks (README.md, "Relay door").
 
 Usage:
   mcphost [-addr 127.0.0.1:8080] [-docs DIR | -stdio "CMD ARGS" | -upstream URL [-upstream-header "K: V"]...]
@@ -102,6 +107,7 @@ type config struct {
 	pollInterval time.Duration
 	killGrace    time.Duration
 	sseRetry     time.Duration
+	relayTimeout time.Duration // 0: bridge.DefaultRelayTimeout
 }
 
 type multiFlag []string
@@ -300,6 +306,7 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 		PingInterval:        orNever(cfg.pingInterval),
 		AllowedHosts:        cfg.allowedHosts,
 		TrustedProxies:      cfg.proxies,
+		RelayTimeout:        cfg.relayTimeout,
 	}
 	if cfg.stdio == "" && cfg.upstream == "" {
 		// The documents server: clients send small requests.
@@ -323,15 +330,35 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 	// track: they run under sessCtx, cancelled at shutdown, and are counted.
 	sessCtx, cancelSessions := context.WithCancel(context.Background())
 	defer cancelSessions()
-	var sessions sync.WaitGroup
+	// A session that starts once shutdown is waiting for the others is
+	// not served: WaitGroup.Add must not race with Wait (the relay door's
+	// short sessions made that reachable).
+	var (
+		sessions   sync.WaitGroup
+		sessMu     sync.Mutex
+		sessClosed bool
+	)
+	track := func() bool {
+		sessMu.Lock()
+		defer sessMu.Unlock()
+		if !sessClosed {
+			sessions.Add(1)
+		}
+		return !sessClosed
+	}
 	endpoint := bridge.Endpoint(opts, func(_ context.Context, c *bridge.Conn) {
-		sessions.Add(1)
+		if !track() {
+			return
+		}
 		defer sessions.Done()
 		serve(sessCtx, c, ps.Lookup(c.Principal()))
 	})
 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", endpoint)
+	// The relay door: one resources/read ask, answered by the same source
+	// for the same principal as /mcp, behind the same checks (bridge.RelayDoor).
+	mux.Handle("/mcp/read-resource/{channel}", bridge.RelayDoor(endpoint))
 	if !cfg.noWeb {
 		mux.Handle("/", webHandler(web.FS))
 	}
@@ -374,6 +401,9 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 	err = srv.Shutdown(sctx)
 	cancelSessions()
 	done := make(chan struct{})
+	sessMu.Lock()
+	sessClosed = true
+	sessMu.Unlock()
 	go func() { sessions.Wait(); close(done) }()
 	select {
 	case <-done:
