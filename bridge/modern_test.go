@@ -27,6 +27,7 @@ type modernPeer struct {
 	conns   []*bridge.Conn
 	reply   func(c *bridge.Conn, id json.RawMessage, method string, params json.RawMessage) []string
 	listens map[string]json.RawMessage // listen id -> its filter
+	caps    string                     // the capabilities object server/discover announces ("" = resources, tools, completions)
 }
 
 func (p *modernPeer) methods() []string {
@@ -86,7 +87,11 @@ func startModern(t *testing.T, p *modernPeer) string {
 				p.mu.Unlock()
 				out = []string{rpcError(m.ID, -32602, "missing _meta protocolVersion", "")}
 			case m.Method == "server/discover":
-				out = []string{result(m.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"resources":{"subscribe":true,"listChanged":true},"tools":{},"completions":{}},"instructions":"modern only","ttlMs":60000,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modern-peer","version":"7"}}}`)}
+				caps := `{"resources":{"subscribe":true,"listChanged":true},"tools":{},"completions":{}}`
+				if p.caps != "" {
+					caps = p.caps
+				}
+				out = []string{result(m.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":`+caps+`,"instructions":"modern only","ttlMs":60000,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modern-peer","version":"7"}}}`)}
 			case m.Method == "subscriptions/listen":
 				var q struct {
 					Notifications json.RawMessage `json:"notifications"`

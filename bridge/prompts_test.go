@@ -239,3 +239,44 @@ func TestPromptsScripted(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptsModernScripted: in 2026-07-28 a prompt list page carries ttlMs
+// and cacheScope like a resource list, and prompts/get may answer
+// input_required, which is retried with its requestState verbatim.
+func TestPromptsModernScripted(t *testing.T) {
+	p := &modernPeer{caps: `{"prompts":{"listChanged":true},"completions":{}}`}
+	p.reply = func(_ *bridge.Conn, id json.RawMessage, method string, params json.RawMessage) []string {
+		var q struct {
+			Name         string          `json:"name"`
+			RequestState json.RawMessage `json:"requestState"`
+		}
+		json.Unmarshal(params, &q)
+		switch method {
+		case "prompts/list":
+			return []string{result(id, `{"prompts":[{"name":"greet","arguments":[{"name":"who","required":true}]}],"ttlMs":2500,"cacheScope":"private"}`)}
+		case "prompts/get":
+			if len(q.RequestState) == 0 {
+				return []string{result(id, `{"resultType":"input_required","requestState":"round-1"}`)}
+			}
+			if string(q.RequestState) != `"round-1"` {
+				return []string{rpcError(id, -32602, "requestState not echoed: "+string(q.RequestState), "")}
+			}
+			return []string{result(id, `{"resultType":"complete","description":"after one round","messages":[{"role":"user","content":{"type":"text","text":"hello"}}]}`)}
+		}
+		return []string{rpcError(id, -32601, "no", "")}
+	}
+	s := dial(t, startModern(t, p), nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	l, err := s.ListPrompts(ctx, nil)
+	if err != nil || len(l.Items) != 1 || l.TTL != 2500*time.Millisecond || l.CacheScope != "private" {
+		t.Fatalf("list %+v, %v", l, err)
+	}
+	if err := l.Items[0].CheckArgs(nil); err == nil || !strings.Contains(err.Error(), `"who"`) {
+		t.Fatalf("a missing required argument must be named: %v", err)
+	}
+	r, err := s.GetPrompt(ctx, "greet", map[string]string{"who": "you"})
+	if err != nil || r.Description != "after one round" || len(r.Messages) != 1 {
+		t.Fatalf("get %+v, %v", r, err)
+	}
+}
