@@ -169,28 +169,39 @@ func (e *endpoint) refuse(w http.ResponseWriter, r *http.Request, v *verdict) {
 	http.Error(w, body, v.Code)
 }
 
+// admit runs the checks every door of the endpoint shares, in order: a
+// diagnosis GET is answered, then Host, Origin, and a plain request is told
+// to upgrade (notUpgrade says what the door speaks). It reports false when
+// the request has been answered.
+func (e *endpoint) admit(w http.ResponseWriter, r *http.Request, upgrade bool, notUpgrade string) bool {
+	if !upgrade && (r.Method == http.MethodGet || r.Method == http.MethodHead) && acceptsJSON(r) {
+		e.diagnose(w, r)
+		return false
+	}
+	rv := viewRequest(r, e.o.TrustedProxies)
+	if v := e.checkHost(r, &rv); v != nil {
+		e.refuse(w, r, v)
+		return false
+	}
+	if v := e.checkOrigin(r, &rv); v != nil {
+		e.refuse(w, r, v)
+		return false
+	}
+	if !upgrade {
+		w.Header().Set("Upgrade", "websocket")
+		http.Error(w, notUpgrade, http.StatusUpgradeRequired)
+		return false
+	}
+	return true
+}
+
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	upgrade := strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 	if !upgrade && r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 		e.preflight(w, r)
 		return
 	}
-	if !upgrade && (r.Method == http.MethodGet || r.Method == http.MethodHead) && acceptsJSON(r) {
-		e.diagnose(w, r)
-		return
-	}
-	rv := viewRequest(r, e.o.TrustedProxies)
-	if v := e.checkHost(r, &rv); v != nil {
-		e.refuse(w, r, v)
-		return
-	}
-	if v := e.checkOrigin(r, &rv); v != nil {
-		e.refuse(w, r, v)
-		return
-	}
-	if !upgrade {
-		w.Header().Set("Upgrade", "websocket")
-		http.Error(w, "this endpoint speaks MCP over WebSocket (subprotocol \"mcp\"); GET it with Accept: application/json for a diagnosis", http.StatusUpgradeRequired)
+	if !e.admit(w, r, upgrade, "this endpoint speaks MCP over WebSocket (subprotocol \"mcp\"); GET it with Accept: application/json for a diagnosis") {
 		return
 	}
 	offered := offeredSubprotocols(r)

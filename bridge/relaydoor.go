@@ -79,22 +79,7 @@ type relayDoor struct{ e *endpoint }
 func (d *relayDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e := d.e
 	upgrade := strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
-	if !upgrade && (r.Method == http.MethodGet || r.Method == http.MethodHead) && acceptsJSON(r) {
-		e.diagnose(w, r)
-		return
-	}
-	rv := viewRequest(r, e.o.TrustedProxies)
-	if v := e.checkHost(r, &rv); v != nil {
-		e.refuse(w, r, v)
-		return
-	}
-	if v := e.checkOrigin(r, &rv); v != nil {
-		e.refuse(w, r, v)
-		return
-	}
-	if !upgrade {
-		w.Header().Set("Upgrade", "websocket")
-		http.Error(w, "this is the relay door: one resources/read ask (a text message) over WebSocket, answered by one binary relay frame", http.StatusUpgradeRequired)
+	if !e.admit(w, r, upgrade, "this is the relay door: one resources/read ask (a text message) over WebSocket, answered by one binary relay frame") {
 		return
 	}
 	principal, v := e.checkToken(offeredToken(offeredSubprotocols(r)))

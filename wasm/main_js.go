@@ -588,23 +588,17 @@ func (a *api) getPrompt(ctx context.Context, h *host.Host, _ int, args []js.Valu
 
 // completePrompt(..., prompt, argName, value, [k, v, ...]).
 func (a *api) completePrompt(ctx context.Context, h *host.Host, _ int, args []js.Value) (js.Value, error) {
-	c, err := h.CompletePrompt(ctx, strArg(args, 0), strArg(args, 1), strArg(args, 2), pairsArg(args, 3))
-	if err != nil {
-		return js.Undefined(), err
-	}
-	if c.Values == nil {
-		c.Values = []string{}
-	}
-	b, err := json.Marshal(c)
-	if err != nil {
-		return js.Undefined(), err
-	}
-	return parseJSON(b), nil
+	return completionValue(h.CompletePrompt(ctx, strArg(args, 0), strArg(args, 1), strArg(args, 2), pairsArg(args, 3)))
 }
 
 // complete(..., uriTemplate, argName, value, [k, v, ...]).
 func (a *api) complete(ctx context.Context, h *host.Host, _ int, args []js.Value) (js.Value, error) {
-	c, err := h.Complete(ctx, strArg(args, 0), strArg(args, 1), strArg(args, 2), pairsArg(args, 3))
+	return completionValue(h.Complete(ctx, strArg(args, 0), strArg(args, 1), strArg(args, 2), pairsArg(args, 3)))
+}
+
+// completionValue is a completion/complete answer as JavaScript sees it
+// (values always an array).
+func completionValue(c *bridge.Completion, err error) (js.Value, error) {
 	if err != nil {
 		return js.Undefined(), err
 	}
