@@ -63,6 +63,9 @@ func main() {
 	export("resources", a.async(a.resources))
 	export("templates", a.async(a.templates))
 	export("tools", a.async(a.tools))
+	export("prompts", a.async(a.prompts))
+	export("getPrompt", a.async(a.getPrompt))
+	export("completePrompt", a.async(a.completePrompt))
 	export("complete", a.async(a.complete))
 	export("attach", a.async(a.attach))
 	export("refresh", a.async(a.refresh))
@@ -529,6 +532,70 @@ func (a *api) tools(ctx context.Context, h *host.Host, _ int, _ []js.Value) (js.
 		out[i].UI, out[i].ModelVisible = host.ToolUI(ts[i].Meta)
 	}
 	b, err := json.Marshal(out)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return parseJSON(b), nil
+}
+
+func (a *api) prompts(ctx context.Context, h *host.Host, _ int, _ []js.Value) (js.Value, error) {
+	ps, err := h.Prompts(ctx)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	b, err := json.Marshal(ps)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return parseJSON(b), nil
+}
+
+// getPrompt(..., name, [k, v, ...]): the messages as JSON, each embedded
+// document's parts added as attachment values (text and bytes cross as
+// they do for attach).
+func (a *api) getPrompt(ctx context.Context, h *host.Host, _ int, args []js.Value) (js.Value, error) {
+	r, err := h.GetPrompt(ctx, strArg(args, 0), pairsArg(args, 1))
+	if err != nil {
+		return js.Undefined(), err
+	}
+	type message struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	msgs := make([]message, len(r.Messages))
+	for i, m := range r.Messages {
+		msgs[i] = message{Role: m.Role, Content: m.Content}
+	}
+	b, err := json.Marshal(struct {
+		Name        string    `json:"name"`
+		Description string    `json:"description"`
+		Messages    []message `json:"messages"`
+		Dropped     any       `json:"dropped"`
+		Superseded  []string  `json:"superseded"`
+	}{r.Name, r.Description, msgs, r.Dropped, r.Superseded})
+	if err != nil {
+		return js.Undefined(), err
+	}
+	v := parseJSON(b)
+	jm := v.Get("messages")
+	for i, m := range r.Messages {
+		if m.Parts != nil {
+			jm.Index(i).Set("parts", attachmentsValue(m.Parts))
+		}
+	}
+	return v, nil
+}
+
+// completePrompt(..., prompt, argName, value, [k, v, ...]).
+func (a *api) completePrompt(ctx context.Context, h *host.Host, _ int, args []js.Value) (js.Value, error) {
+	c, err := h.CompletePrompt(ctx, strArg(args, 0), strArg(args, 1), strArg(args, 2), pairsArg(args, 3))
+	if err != nil {
+		return js.Undefined(), err
+	}
+	if c.Values == nil {
+		c.Values = []string{}
+	}
+	b, err := json.Marshal(c)
 	if err != nil {
 		return js.Undefined(), err
 	}

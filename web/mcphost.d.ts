@@ -173,6 +173,23 @@ export interface Host extends EventTarget {
    * whether it belongs in the model's tool list (modelVisible). */
   tools(options?: CallOptions): Promise<Tool[]>
 
+  /** The server's prompts (every page): templates the user picks, like
+   * slash commands — never offered to the model by themselves and never
+   * mixed with resources. Listed on first use and again after a
+   * promptslistchanged event or a reconnect. A server without the "prompts"
+   * capability gets nothing sent: rejects with kind "unsupported". */
+  prompts(options?: CallOptions): Promise<Prompt[]>
+  /** prompts/get. The arguments are checked against the listing first: a
+   * missing required one rejects with kind "invalid" naming it, as does a
+   * prompt the server does not list. Each embedded resource becomes
+   * attachments through the same path as attach() (sniffing, Markdown,
+   * limits, forModel), in the message's `parts`; a message whose document
+   * the context already holds is removed (listed in `dropped`), so a prompt
+   * never puts a second copy in the conversation. */
+  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<PromptResult>
+  /** completion/complete for one argument of a prompt (ref/prompt);
+   * contextArgs are the arguments already chosen. */
+  completePrompt(name: string, argName: string, value: string, contextArgs?: Record<string, string>, options?: CallOptions): Promise<Completion>
 
   /** Ranked fuzzy matches from the picker index, synchronously (no network;
    * fast enough per keystroke). An empty query lists by priority and name. */
@@ -266,6 +283,9 @@ export interface HostEventMap {
   superseded: CustomEvent<{ uri: string }>
   /** The server's resource list changed; the picker index has been updated. */
   listchanged: CustomEvent<Record<string, never>>
+  /** The server's prompts changed (a burst of notifications fires it once);
+   * prompts() lists them anew. */
+  promptslistchanged: CustomEvent<Record<string, never>>
   /** Listing progress: counts so far; done on the last event of a listing. */
   listprogress: CustomEvent<{ resources: number; templates: number; done: boolean; truncated: boolean; errors: string[] }>
   /** The connection was lost (pending calls reject with kind "unavailable");
@@ -458,6 +478,36 @@ export interface Match {
     uri?: Range[]
     description?: Range[]
   }
+}
+
+/** A prompts/list entry. */
+export interface Prompt {
+  name: string
+  title?: string
+  description?: string
+  arguments?: Array<{ name: string; title?: string; description?: string; required?: boolean }>
+  icons?: Icon[]
+  _meta?: Record<string, unknown>
+}
+
+/** What getPrompt() resolves with. */
+export interface PromptResult {
+  name: string
+  description: string
+  /** The messages, in order, minus those the context already holds. */
+  messages: Array<{
+    role: "user" | "assistant"
+    /** The content block as the server sent it (text, image, audio,
+     * resource, resource_link, or a type this module does not know). */
+    content: { type: string; [key: string]: unknown }
+    /** For an embedded resource: its attachments, as attach() makes them. */
+    parts?: Attachment[]
+  }>
+  /** Messages removed because the context already holds their document
+   * (index among the server's messages). */
+  dropped: Array<{ index: number; uri: string; reason: string }>
+  /** Attached URIs a newer embedded copy replaced (they are superseded). */
+  superseded: string[]
 }
 
 export interface Completion {

@@ -494,6 +494,17 @@ class Host extends EventTarget {
   templates(options) {
     return this.#async('templates', options)
   }
+  prompts(options) {
+    return this.#async('prompts', options)
+  }
+  async getPrompt(name, args, options) {
+    const r = await this.#async('getPrompt', options, String(name), pairs(args))
+    for (const m of r.messages) if (m.parts) fixAttachments(m.parts)
+    return r
+  }
+  completePrompt(name, argName, value, contextArgs, options) {
+    return this.#async('completePrompt', options, String(name), String(argName), String(value ?? ''), pairs(contextArgs))
+  }
   tools(options) {
     return this.#async('tools', options)
   }
