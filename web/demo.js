@@ -719,6 +719,7 @@ async function send() {
   t.append(card)
   card.scrollIntoView({ block: "end", behavior: "smooth" })
   clearPrompt() // its messages went with this turn
+  renderChips()
   composer.value = ""
   renderFigures()
   renderEstimate()
