@@ -177,6 +177,12 @@ function ranges(f, pos) {
 
 const rank = (tier, field) => 2 * tier + (field === "name" || field === "title" ? 1 : 0)
 
+/** Orders code point arrays as Go orders their UTF-8 strings (bytewise = by code point). */
+function byCodePoints(a, b) {
+  for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i] - b[i]
+  return a.length - b.length
+}
+
 /** The folded code points of a query, spaces removed. */
 export function foldQuery(q) {
   const out = []
@@ -193,10 +199,10 @@ export function rankPrompts(prompts, query, { limit = 50 } = {}) {
   const q = foldQuery(query)
   const list = Array.isArray(prompts) ? prompts.filter((p) => p && typeof p.name === "string") : []
   if (!q.length) {
-    const key = (p) => prepare(p.title || p.name).fold.join("")
+    const key = (p) => prepare(p.title || p.name).fold.map((c) => c.codePointAt(0))
     return list
       .map((prompt, seq) => ({ prompt, seq, key: key(prompt) }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.seq - b.seq))
+      .sort((a, b) => byCodePoints(a.key, b.key) || a.seq - b.seq)
       .slice(0, limit > 0 ? limit : 50)
       .map(({ prompt }) => ({ prompt, score: 0, highlights: {} }))
   }

@@ -1,0 +1,36 @@
+// The "/" list of <mcp-mention> ranks prompts in JavaScript
+// (web/mention/rank.js) by the rules of the picker index that ranks the "@"
+// list in Go (attach.Index.Query, host.mention()). The table
+// attach/testdata/prompt-ranking.json holds prompts, queries and, for each
+// query, the order and highlights the Go index gives (attach
+// TestPromptRankingGolden checks and rewrites them); this runs the same
+// queries through rankPrompts and must get the same.
+import { test } from "node:test"
+import assert from "node:assert/strict"
+import { readFileSync } from "node:fs"
+import path from "node:path"
+import { root } from "./harness.mjs"
+
+const { rankPrompts, foldQuery } = await import(path.join(root, "web", "mention", "rank.js"))
+const table = JSON.parse(readFileSync(path.join(root, "attach", "testdata", "prompt-ranking.json"), "utf8"))
+
+test("rankPrompts matches the Go picker index on every query of attach/testdata/prompt-ranking.json", () => {
+  assert.ok(table.queries.length >= 10 && Object.keys(table.want).length === table.queries.length, "the table has its want")
+  for (const q of table.queries) {
+    const got = rankPrompts(table.prompts, q, { limit: 50 }).map((m) => {
+      const h = {}
+      for (const k of ["name", "title", "description"]) if (m.highlights[k]) h[k] = m.highlights[k]
+      return { name: m.prompt.name, highlights: h }
+    })
+    assert.deepEqual(got, table.want[q], `query ${JSON.stringify(q)}`)
+  }
+})
+
+test("rankPrompts: limit, bad entries, the folded query", () => {
+  assert.equal(rankPrompts(table.prompts, "", { limit: 3 }).length, 3)
+  assert.equal(rankPrompts(table.prompts, "sum", { limit: 2 }).length, 2)
+  assert.deepEqual(rankPrompts([null, { title: "no name" }, { name: "ok" }], "ok").map((m) => m.prompt.name), ["ok"])
+  assert.deepEqual(rankPrompts(undefined, "x"), [])
+  assert.deepEqual(foldQuery(" A b\tÇ "), ["a", "b", "ç"])
+  assert.deepEqual(foldQuery("İ"), ["i"], "one code point in, one out, as Go's unicode.ToLower")
+})
