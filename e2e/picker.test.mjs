@@ -631,10 +631,11 @@ describe("mcp-mention", () => {
       parent.insertBefore(picker, next)
       return { start, bad, reacted, end: counts(), composerRole: document.querySelector("#composer").getAttribute("role") }
     })
-    assert.deepEqual(res.start, [4, 4], "one listener per host event type")
+    // listprogress, listchanged, disconnected, reconnected, promptslistchanged
+    assert.deepEqual(res.start, [5, 5], "one listener per host event type")
     assert.deepEqual(res.bad, [])
     assert.equal(res.reacted, false)
-    assert.deepEqual(res.end, [4, 4])
+    assert.deepEqual(res.end, [5, 5])
     assert.equal(res.composerRole, "combobox")
     // it still works: typing opens both groups, Enter attaches, a listing refreshes it
     await page.locator("#composer").focus()
