@@ -313,4 +313,85 @@ describe("<mcp-mention> / prompts on the demo page", () => {
       await page.close()
     }
   })
+  test("promptslistchanged refreshes an open list; icons data: only; a prompt without arguments that fails says so above the list", { timeout: 60000 }, async () => {
+    const page = await openDemo()
+    try {
+      await page.locator("#composer").focus()
+      await page.keyboard.type("/")
+      await options(page).first().waitFor()
+      assert.equal(await options(page).count(), 2)
+      // the host's answer after a change (the documents server's prompts never change: this one instance is patched)
+      const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+      await page.evaluate((png) => {
+        const h = window.demo.host
+        const orig = h.prompts.bind(h)
+        h.prompts = async () => [...(await orig()),
+          { name: "added_later", title: "Added later", icons: [{ src: png, mimeType: "image/png" }] },
+          { name: "remote_icon", title: "Remote icon", icons: [{ src: "https://example.invalid/i.png" }] }]
+        h.getPrompt = async (name) => { throw Object.assign(new Error(`the server refused ${name}`), { kind: "server" }) }
+        h.dispatchEvent(new CustomEvent("promptslistchanged", { detail: {} }))
+      }, png)
+      await page.waitForFunction(() => document.querySelectorAll("mcp-mention [role=option][id*=-opt-]").length === 4)
+      assert.deepEqual(await options(page).locator(".mcp-mention-title").allTextContents(), ["Added later", "Compare two documents", "Remote icon", "Summarize a document"])
+      assert.equal(await options(page).nth(0).locator(".mcp-mention-icon img").getAttribute("src"), png)
+      assert.equal(await options(page).nth(2).locator(".mcp-mention-icon img").count(), 0, "no remote icon without remote-icons")
+      assert.equal(await options(page).nth(2).locator(".mcp-mention-icon").textContent(), "/")
+      await page.keyboard.press("ArrowDown")
+      await page.keyboard.press("Enter")
+      const alert = page.locator("mcp-mention .mcp-mention-popup > [role=alert]")
+      await page.waitForFunction(() => document.querySelector("mcp-mention .mcp-mention-popup > [role=alert]")?.textContent)
+      assert.equal(await alert.textContent(), "Added later: the server refused added_later")
+      assert.equal(await page.locator("mcp-mention").getAttribute("open"), "", "the list stays open")
+      assert.deepEqual(await page.evaluate(() => window.prompted), [])
+      assert.deepEqual(await page.evaluate(() => window.pickerErrors.map((e) => e.stage)), ["prompt"])
+      assert.equal(await page.locator("#composer").inputValue(), "/")
+      assert.deepEqual(page.problems, [])
+    } finally {
+      await page.close()
+    }
+  })
+
+  test("server-everything through -stdio: a prompt without arguments fires at once; an optional argument may stay empty", { timeout: 90000 }, async () => {
+    const everything = path.join(root, "e2e", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+    const other = await startMcphost(["-stdio", `node ${everything} stdio`])
+    const page = await browser.context.newPage()
+    page.problems = []
+    page.on("pageerror", (e) => page.problems.push(String(e)))
+    try {
+      await page.goto(other.url)
+      await page.waitForFunction(() => document.body.dataset.ready, null, { timeout: 30000 })
+      await recordPrompts(page)
+      await page.locator("#composer").focus()
+      await page.keyboard.type("/simple")
+      await options(page).first().waitFor()
+      assert.equal(await options(page).first().locator(".mcp-mention-title").textContent(), "Simple Prompt")
+      await page.keyboard.press("ArrowDown")
+      await page.keyboard.press("Enter")
+      await page.waitForFunction(() => window.prompted.length === 1, null, { timeout: 15000 })
+      const simple = (await page.evaluate(() => window.prompted))[0]
+      assert.equal(simple.name, "simple-prompt")
+      assert.deepEqual(simple.args, {})
+      assert.deepEqual(simple.messages, [{ role: "user", content: { type: "text", text: "This is a simple prompt without arguments." } }])
+      assert.equal(await page.locator("#composer").inputValue(), "")
+      // args-prompt: city required, state optional (left empty: not sent)
+      await page.keyboard.type("/args")
+      await options(page).first().waitFor()
+      await page.keyboard.press("ArrowDown")
+      await page.keyboard.press("Enter")
+      await argInput(page).waitFor({ state: "visible" })
+      await page.keyboard.type("Lisbon")
+      await page.keyboard.press("Enter")
+      await page.waitForFunction(() => /2 of 2, optional/.test(document.querySelector("mcp-mention .mcp-mention-args label")?.textContent))
+      await page.keyboard.press("Enter")
+      await page.waitForFunction(() => window.prompted.length === 2, null, { timeout: 15000 })
+      const args = (await page.evaluate(() => window.prompted))[1]
+      assert.deepEqual(args.args, { city: "Lisbon" })
+      assert.equal(args.messages[0].content.text, "What's weather in Lisbon?")
+      await page.locator("#chips .chip-prompt[data-prompt=args-prompt]").waitFor()
+      assert.deepEqual(page.problems, [])
+    } finally {
+      await page.close()
+      await other.stop()
+    }
+  })
 })

@@ -618,6 +618,7 @@ export class MentionElement extends HTMLElementBase {
     e.stopImmediatePropagation()
     const tok = this.#token
     this.#suppressed = tok ? { start: tok.start, query: tok.query } : null
+    this.#abandonPrompt()
     this.#hide()
   }
 
