@@ -394,4 +394,32 @@ describe("<mcp-mention> / prompts on the demo page", () => {
       await other.stop()
     }
   })
+  test("a server without the prompts capability: / is only a character, nothing opens, nothing is asked; @ still works", { timeout: 60000 }, async () => {
+    const app = await startMcphost(["-stdio", `node ${path.join(root, "e2e", "mcp-app-stdio.mjs")}`])
+    const page = await browser.context.newPage()
+    page.problems = []
+    page.on("pageerror", (e) => page.problems.push(String(e)))
+    const sent = []
+    page.on("websocket", (ws) => ws.on("framesent", (f) => { try { sent.push(JSON.parse(f.payload).method) } catch { /* not JSON */ } }))
+    try {
+      await page.goto(app.url)
+      await page.waitForFunction(() => document.body.dataset.ready && document.body.dataset.listed === "true", null, { timeout: 30000 })
+      assert.equal(await page.evaluate(() => "prompts" in window.demo.host.capabilities), false)
+      await page.locator("#composer").focus()
+      const opened = page.evaluate(() => new Promise((r) => {
+        document.querySelector("mcp-mention").addEventListener("mcp-open", () => r(true), { once: true })
+        setTimeout(() => r(false), 500)
+      }))
+      await page.keyboard.type("/x")
+      assert.equal(await opened, false, "the popup never opened, not even to say loading")
+      await page.keyboard.type(" @")
+      await page.locator("mcp-mention [role=listbox][aria-label=Resources] [role=option][id*=-opt-]").first().waitFor()
+      assert.ok(sent.includes("resources/list"), `the frames were seen: ${JSON.stringify(sent)}`)
+      assert.ok(!sent.some((m) => m?.startsWith("prompts/")), JSON.stringify(sent))
+      assert.deepEqual(page.problems, [])
+    } finally {
+      await page.close()
+      await app.stop()
+    }
+  })
 })

@@ -436,8 +436,10 @@ export class MentionElement extends HTMLElementBase {
     if (p) return p
     p = { list: null, error: null, loading: null }
     this.#prompts.set(host, p)
-    if (typeof host.prompts !== "function") {
-      p.error = Object.assign(new Error("this host has no prompts()"), { kind: "unsupported" })
+    const caps = host.capabilities
+    if (typeof host.prompts !== "function" || (caps && typeof caps === "object" && !caps.prompts)) {
+      // nothing to ask: the server declared no prompts (host.prompts() would reject "unsupported" without sending)
+      p.error = Object.assign(new Error("the server offers no prompts"), { kind: "unsupported" })
       return p
     }
     p.loading = Promise.resolve()
