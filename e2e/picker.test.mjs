@@ -541,6 +541,69 @@ describe("mcp-mention", () => {
     await page.close()
   })
 
+  test("/ prompts against fake hosts: grouped by server, server strings as text, earlier arguments as completion context, a contenteditable loses the /query and gains nothing", async () => {
+    const page = await openFixture()
+    await page.evaluate(() => {
+      window.promptCalls = []
+      window.prompted = []
+      const withPrompts = (h, prompts) => {
+        h.prompts = async () => prompts
+        h.completePrompt = async (name, arg, value, ctx) => {
+          window.promptCalls.push(["complete", h.serverInfo.name, name, arg, value, { ...ctx }])
+          return { values: arg === "second" ? [`${ctx.first}-2`, `${ctx.first}-3`] : ["alpha", "beta"].filter((v) => v.startsWith(value)) }
+        }
+        h.getPrompt = async (name, args) => {
+          window.promptCalls.push(["get", h.serverInfo.name, name, { ...args }])
+          return { name, description: "d", messages: [{ role: "user", content: { type: "text", text: JSON.stringify(args) } }], dropped: [], superseded: [] }
+        }
+        return h
+      }
+      const a = withPrompts(window.host, [{ name: "pair", title: "Pair <b onmouseover=__xss()>up</b>", arguments: [{ name: "first", required: true }, { name: "second" }] }])
+      const b = withPrompts(new FakeHost("other", []), [{ name: "pair-other", description: "the other server's" }])
+      picker.hosts = [a, b]
+      picker.addEventListener("mcp-prompt", (e) => window.prompted.push({ name: e.detail.name, args: e.detail.args, host: e.detail.host.serverInfo.name, messages: e.detail.messages }))
+      document.querySelector("#composer").remove()
+      const d = document.createElement("div")
+      d.id = "composer"
+      d.contentEditable = "true"
+      d.setAttribute("aria-label", "Message")
+      document.querySelector("main").append(d)
+      picker.setAttribute("for", "x")
+      picker.setAttribute("for", "composer")
+    })
+    const ed = page.locator("#composer")
+    await ed.focus()
+    await page.keyboard.type("go /pai")
+    await page.locator("mcp-mention [role=option][id*=-opt-]").nth(1).waitFor()
+    const groups = await page.locator("mcp-mention [role=listbox] [role=group]").evaluateAll((gs) => gs.map((g) => g.getAttribute("aria-label") || g.textContent))
+    assert.equal(groups.length, 2, JSON.stringify(groups))
+    const title = page.locator("mcp-mention [role=option][id*=-opt-] .mcp-mention-title").first()
+    assert.equal(await title.textContent(), "Pair <b onmouseover=__xss()>up</b>")
+    assert.equal(await title.locator("b").count(), 0, "a server's title is text, never markup")
+    await page.keyboard.press("ArrowDown")
+    await page.keyboard.press("Enter")
+    const arg = page.locator("mcp-mention .mcp-mention-args input")
+    await arg.waitFor({ state: "visible" })
+    await page.keyboard.type("al")
+    await page.locator("mcp-mention .mcp-mention-args [role=option]", { hasText: "alpha" }).waitFor()
+    await page.keyboard.press("ArrowDown")
+    await page.keyboard.press("Enter")
+    await page.locator("mcp-mention .mcp-mention-args [role=option]", { hasText: "alpha-2" }).waitFor()
+    await page.keyboard.press("ArrowDown")
+    await page.keyboard.press("ArrowDown")
+    await page.keyboard.press("Enter")
+    await page.waitForFunction(() => window.prompted.length === 1)
+    const r = await page.evaluate(() => ({ prompted: window.prompted, calls: window.promptCalls, xss: window.__xssCalls.length }))
+    assert.deepEqual(r.prompted, [{ name: "pair", args: { first: "alpha", second: "alpha-3" }, host: "docs", messages: [{ role: "user", content: { type: "text", text: '{"first":"alpha","second":"alpha-3"}' } }] }])
+    assert.deepEqual(r.calls.filter((c) => c[0] === "get"), [["get", "docs", "pair", { first: "alpha", second: "alpha-3" }]])
+    assert.deepEqual(r.calls.filter((c) => c[0] === "complete" && c[3] === "second").at(-1), ["complete", "docs", "pair", "second", "", { first: "alpha" }])
+    assert.equal(r.xss, 0)
+    assert.equal(await ed.textContent(), "go ", "the /query is gone and nothing took its place")
+    assert.equal(await ed.locator(".mcp-mention-token").count(), 0)
+    assert.deepEqual(page.errors, [])
+    await page.close()
+  })
+
   test("latency hook: mcp-rendered carries detail.ms per keystroke and a performance measure is recorded", async () => {
     const page = await openFixture()
     await page.locator("#composer").focus()
@@ -631,10 +694,11 @@ describe("mcp-mention", () => {
       parent.insertBefore(picker, next)
       return { start, bad, reacted, end: counts(), composerRole: document.querySelector("#composer").getAttribute("role") }
     })
-    assert.deepEqual(res.start, [4, 4], "one listener per host event type")
+    // listprogress, listchanged, disconnected, reconnected, promptslistchanged
+    assert.deepEqual(res.start, [5, 5], "one listener per host event type")
     assert.deepEqual(res.bad, [])
     assert.equal(res.reacted, false)
-    assert.deepEqual(res.end, [4, 4])
+    assert.deepEqual(res.end, [5, 5])
     assert.equal(res.composerRole, "combobox")
     // it still works: typing opens both groups, Enter attaches, a listing refreshes it
     await page.locator("#composer").focus()

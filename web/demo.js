@@ -29,6 +29,7 @@ const state = {
   liveTitles: new Map(), // uri -> { title, listed }: a heading changed by a live update while the listing still says `listed`
   pendingTemplate: null, // { template, host } while the picker asks for a template's arguments
   pendingMention: null, // { uri, label } between the picker's mcp-attach and its insertion into the composer
+  prompt: null, // the prompt chosen with "/" for the next Send: the picker's mcp-prompt detail
 }
 
 const picker = document.querySelector("mcp-mention")
@@ -190,6 +191,7 @@ async function loadDescriptors(host) {
 }
 
 async function start(blind) {
+  clearPrompt() // a prompt belongs to the session that got it
   const uris = [...state.docs.keys()]
   const old = state.host
   state.host = null
@@ -319,7 +321,7 @@ function messageText(text) {
 }
 picker.addEventListener("mcp-error", (e) => {
   const { stage, error, uri } = e.detail
-  if (stage === "expand" || stage === "complete") return // the picker reports these in place
+  if (stage === "expand" || stage === "complete" || stage === "prompt" || stage === "prompt-argument") return // the picker reports these in place
   toast(`${stage === "attach" ? `Could not attach ${displayText(uri)}` : stage}: ${error?.message || error}`, "error")
 })
 
@@ -411,6 +413,10 @@ function docState(parts) {
 }
 
 function detach(uri) {
+  if (state.docs.get(uri)?.prompt) {
+    dropPromptDoc(uri)
+    return
+  }
   state.host?.detach(uri)
   state.docs.delete(uri)
   if (state.selected === uri) state.selected = [...state.docs.keys()].pop() || null
@@ -429,6 +435,10 @@ function renderChips() {
     const errors = d.parts.filter((p) => p.kind === "error")
     const first = d.parts.find((p) => p.kind !== "error") || d.parts[0] || {}
     const name = shortName(uri)
+    if (d.prompt) {
+      ul.append(promptDocChip(uri, d, name, first))
+      continue
+    }
     const li = h("li", { class: `chip state-${st}${state.selected === uri ? " is-selected" : ""}${d.flash ? " flash" : ""}`, "data-uri": uri },
       h("button", { type: "button", class: "chip-main", "aria-pressed": String(state.selected === uri), title: displayText(uri), onclick: () => {
         state.selected = uri
@@ -445,19 +455,20 @@ function renderChips() {
       h("button", { type: "button", class: "chip-x", "aria-label": `Remove ${name}`, title: "Detach", onclick: () => detach(uri), text: "×" }))
     ul.append(li)
   }
-  ul.hidden = state.docs.size === 0
+  if (state.prompt) ul.prepend(promptChip(state.prompt))
+  ul.hidden = state.docs.size === 0 && !state.prompt
   renderEstimate()
 }
 
 function renderEstimate() {
   const host = state.host
   const est = $("estimate")
-  if (!host || !state.docs.size) {
+  if (!host || (!state.docs.size && !state.prompt)) {
     est.textContent = ""
     return
   }
   const parts = host.attachments().filter((p) => p.forModel && p.presentable)
-  const tokens = parts.reduce((s, p) => s + (p.tokens || 0), 0)
+  const tokens = parts.reduce((s, p) => s + (p.tokens || 0), 0) + promptTokens()
   est.textContent = `${state.docs.size} attached · ≈ ${fmtNum(tokens)} text tokens`
 }
 
@@ -615,7 +626,8 @@ async function assemble(text) {
   const content = []
   const withheld = []
   text = messageText(text)
-  if (text) content.push({ type: "text", text, tokens: Math.ceil(new TextEncoder().encode(text).length / 4) })
+  if (text) content.push({ type: "text", typed: true, text, tokens: Math.ceil(new TextEncoder().encode(text).length / 4) })
+  content.push(...promptParts(state.prompt))
   for (const p of host.attachments()) {
     if (!p.forModel || !p.presentable || p.kind === "error") {
       withheld.push({ uri: p.uri, part: p.part, reason: withheldReason(p) })
@@ -637,18 +649,29 @@ async function assemble(text) {
 
 function requestJSON(req) {
   const clip = (s) => (s.length > 360 ? `${s.slice(0, 360)}… [+${fmtNum(s.length - 360)} chars]` : s)
-  const content = req.content.map((c) =>
+  const block = (c) =>
     c.type === "image"
       ? { type: "image", source: { type: "base64", media_type: c.mimeType, data: `<${fmtNum(c.base64Chars)} base64 chars>` } }
-      : { type: "text", text: clip(c.text) })
-  return JSON.stringify({ role: "user", content }, null, 2)
+      : { type: "text", text: clip(c.text) }
+  const own = req.content.filter((c) => !c.prompt)
+  if (!req.content.some((c) => c.prompt)) return JSON.stringify({ role: "user", content: own.map(block) }, null, 2)
+  // a prompt's messages keep their roles and order, ahead of the user's own message
+  const messages = []
+  for (const c of req.content.filter((c) => c.prompt)) {
+    const last = messages[messages.length - 1]
+    if (last && last.index === c.message) last.content.push(block(c))
+    else messages.push({ index: c.message, role: c.role, content: [block(c)] })
+  }
+  const out = messages.map(({ role, content }) => ({ role, content }))
+  if (own.length) out.push({ role: "user", content: own.map(block) })
+  return JSON.stringify({ messages: out }, null, 2)
 }
 
 async function send() {
   const host = state.host
   if (!host) return
   const typed = composer.value.trim()
-  if (!typed && !state.docs.size) {
+  if (!typed && !state.docs.size && !state.prompt) {
     toast("Write a message or attach a document first")
     return
   }
@@ -663,16 +686,18 @@ async function send() {
   syncStates()
   const req = await assemble(typed)
   state.lastRequest = req
-  const text = req.content[0]?.uri == null ? req.content[0]?.text : ""
+  const text = req.content.find((c) => c.typed)?.text ?? ""
   btn.disabled = false
   btn.textContent = "Send"
   const t = $("transcript")
   if (text) t.append(h("article", { class: "msg msg-user" }, h("p", { text })))
   const parts = h("ol", { class: "req-parts" })
   for (const c of req.content) {
-    const label = c.type === "image" ? `${c.title} · ${c.mimeType} · ${formatBytes(c.bytes)}` : c.uri ? c.title : "Your message"
-    const snippet = c.type === "image" ? "forwarded as an image (base64)" : c.uri ? c.text.split("\n").slice(1, 3).join(" ").slice(0, 140) : c.text.slice(0, 140)
-    parts.append(h("li", { class: `req-part req-${c.type}` },
+    const label = c.prompt
+      ? `Prompt /${c.prompt} · ${c.role}${c.uri ? ` · ${c.title}` : ""}`
+      : c.type === "image" ? `${c.title} · ${c.mimeType} · ${formatBytes(c.bytes)}` : c.uri ? c.title : "Your message"
+    const snippet = c.type === "image" ? "forwarded as an image (base64)" : c.uri && c.text.startsWith("<document") ? c.text.split("\n").slice(1, 3).join(" ").slice(0, 140) : c.text.slice(0, 140)
+    parts.append(h("li", { class: `req-part req-${c.type}${c.prompt ? " req-prompt" : ""}` },
       h("span", { class: `badge badge-type`, text: c.type }),
       h("span", { class: "req-label", text: label }),
       c.stale ? h("span", { class: "badge badge-stale", text: "stale" }) : null,
@@ -693,6 +718,8 @@ async function send() {
     h("details", { class: "req-json" }, h("summary", { text: "Request JSON" }), h("pre", { tabindex: "0", "aria-label": "Request JSON", text: requestJSON(req) })))
   t.append(card)
   card.scrollIntoView({ block: "end", behavior: "smooth" })
+  clearPrompt() // its messages went with this turn
+  renderChips()
   composer.value = ""
   renderFigures()
   renderEstimate()
@@ -709,6 +736,116 @@ composer.addEventListener("keydown", (e) => {
     send()
   }
 })
+
+// ---- prompts: "/" in the composer (issue 19) ----
+//
+// The picker lists the server's prompts after "/", walks their arguments and
+// fires mcp-prompt with the messages (the "/query" is removed; nothing is
+// written into the composer). The demo stages the prompt for the next Send:
+// a chip names it, each of its messages becomes its own part of the
+// assembled request (in order, with its role), and each document a message
+// embeds is shown as an attachment chip unless a chip for that URI is
+// already there (the host has already dropped messages whose document the
+// context holds: host.getPrompt's `dropped`). Those chips are the prompt's:
+// removing one removes its message; they go with the turn that sends them.
+
+picker.addEventListener("mcp-prompt", (e) => {
+  const p = e.detail
+  if (p.host !== state.host) return
+  clearPrompt()
+  state.prompt = p
+  for (const m of p.messages) {
+    const uri = m.parts?.find((x) => x.uri)?.uri
+    if (uri && !state.docs.has(uri)) state.docs.set(uri, { parts: m.parts, flash: false, prompt: p.name })
+  }
+  renderChips()
+  const kept = p.dropped?.length ? `; ${p.dropped.length} already attached, not repeated` : ""
+  toast(`Prompt /${p.name}: ${p.messages.length} ${p.messages.length === 1 ? "message" : "messages"} for the next Send${kept}`)
+})
+
+/** The request parts of prompt p's messages, in order; a document is wrapped like an attachment. */
+function promptParts(p) {
+  if (!p) return []
+  const out = []
+  const est = (t) => Math.ceil(new TextEncoder().encode(t).length / 4)
+  p.messages.forEach((m, message) => {
+    const base = { prompt: p.name, role: m.role, message }
+    const c = m.content || {}
+    if (m.parts) {
+      for (const part of m.parts) {
+        if (part.kind === "error" || !part.forModel || part.text == null) continue
+        const title = shortName(part.uri)
+        const text = wrapDocument(part, {}).replace(/^<document uri="[^"]*"/, (x) => `${x} title="${escapeAttribute(title)}"`)
+        out.push({ ...base, type: "text", uri: part.uri, title, text, tokens: part.tokens ?? est(text) })
+      }
+    } else if (c.type === "text") {
+      out.push({ ...base, type: "text", text: String(c.text ?? ""), tokens: est(String(c.text ?? "")) })
+    } else if (c.type === "image" && typeof c.data === "string") {
+      out.push({ ...base, type: "image", title: `/${p.name}`, mimeType: c.mimeType, bytes: Math.floor((c.data.length * 3) / 4), base64Chars: c.data.length, tokens: 0 })
+    } else if (c.type === "resource_link") {
+      const text = `[resource link: ${c.uri}]`
+      out.push({ ...base, type: "text", uri: c.uri, title: c.title || c.name || shortName(c.uri), text, tokens: est(text) })
+    } else {
+      const text = `[${c.type} content]`
+      out.push({ ...base, type: "text", text, tokens: est(text) })
+    }
+  })
+  return out
+}
+
+function promptTokens() {
+  return promptParts(state.prompt).reduce((s, c) => s + (c.tokens || 0), 0)
+}
+
+function promptChip(p) {
+  const args = Object.entries(p.args || {}).map(([k, v]) => `${k}=${v}`).join(", ")
+  const title = p.prompt?.title || p.name
+  return h("li", { class: "chip chip-prompt", "data-prompt": p.name },
+    h("span", { class: "chip-main", title: displayText(p.description || p.name) },
+      h("span", { class: "chip-glyph", "aria-hidden": "true", text: "/" }),
+      h("span", { class: "chip-title", text: displayText(title) }),
+      args ? h("span", { class: "badge badge-prompt-args mono", dir: "ltr", text: displayText(args) }) : null,
+      h("span", { class: "badge badge-prompt", text: `prompt · ${p.messages.length}` })),
+    h("button", { type: "button", class: "chip-x", "aria-label": `Remove prompt ${displayText(title)}`, title: "Remove the prompt", onclick: () => {
+      clearPrompt()
+      renderChips()
+      composer.focus()
+    }, text: "×" }))
+}
+
+function promptDocChip(uri, d, name, first) {
+  return h("li", { class: `chip chip-from-prompt${state.selected === uri ? " is-selected" : ""}`, "data-uri": uri, "data-prompt": d.prompt },
+    h("button", { type: "button", class: "chip-main", "aria-pressed": String(state.selected === uri), title: displayText(uri), onclick: () => {
+      state.selected = uri
+      renderChips()
+      renderPreview()
+      selectTab("preview")
+    } },
+      h("span", { class: "chip-glyph", "aria-hidden": "true", text: glyph(first.mimeType) }),
+      h("span", { class: "chip-title", text: name }),
+      h("span", { class: "badge badge-prompt", text: `from /${d.prompt}` })),
+    h("button", { type: "button", class: "chip-x", "aria-label": `Remove ${name}`, title: "Leave it out of the prompt", onclick: () => detach(uri), text: "×" }))
+}
+
+/** Leaves the document uri out of the staged prompt (its message and its chip). */
+function dropPromptDoc(uri) {
+  const p = state.prompt
+  if (p) p.messages = p.messages.filter((m) => !m.parts?.some((x) => x.uri === uri))
+  state.docs.delete(uri)
+  if (state.selected === uri) state.selected = [...state.docs.keys()].pop() || null
+  renderChips()
+  renderPreview()
+  composer.focus()
+}
+
+/** Drops the staged prompt and its document chips. */
+function clearPrompt() {
+  if (!state.prompt) return
+  for (const [uri, d] of state.docs) if (d.prompt) state.docs.delete(uri)
+  if (state.selected && !state.docs.has(state.selected)) state.selected = [...state.docs.keys()].pop() || null
+  state.prompt = null
+  renderPreview()
+}
 
 // ---- tools ----
 

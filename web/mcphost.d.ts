@@ -627,10 +627,60 @@ export interface MentionElement extends HTMLElement {
   /** What a chosen entry leaves in a textarea or input: "@<uri> " (default)
    * or "@<label> " (attribute token="label"). Events carry the URI either way. */
   token: "uri" | "label"
+  /** The characters that open the popup (attribute triggers,
+   * space-separated; default "@ /"): "@" lists resources and templates, "/"
+   * the hosts' prompts. triggers="@" turns the prompt list off; other
+   * characters are ignored. Reads back normalized ("@ /", "@", "/" or "");
+   * set a string or an array. */
+  triggers: string
   readonly open: boolean
   readonly input: HTMLElement | null
   readonly listbox: HTMLElement | null
+  /** Closes the popup, abandoning a template or a prompt in progress. */
   close(): void
+}
+
+// ---- <mcp-mention>: prompts after "/" (issue 19) ----
+
+/** The detail of mcp-prompt: a prompt was chosen, its arguments entered
+ * and host.getPrompt resolved. The "/query" has been removed from the
+ * composer and nothing was written in its place: what the messages become
+ * is the page's choice. */
+export interface MentionPromptDetail {
+  /** The prompt's name. */
+  name: string
+  /** The values entered (an optional argument left empty is absent). */
+  args: Record<string, string>
+  description: string
+  /** PromptResult.messages: content as the server sent it; an embedded
+   * document's attachments in parts. */
+  messages: PromptResult["messages"]
+  /** Messages the host left out: the context already holds their document. */
+  dropped: PromptResult["dropped"]
+  superseded: string[]
+  /** The listed descriptor that was chosen. */
+  prompt: Prompt
+  host: Host
+}
+
+/** What <mcp-mention> dispatches (bubbling CustomEvents); see docs/ui.md, Events. */
+export interface MentionElementEventMap extends HTMLElementEventMap {
+  "mcp-attach": CustomEvent<{ uri: string; host: Host; label: string; template?: ResourceTemplate; vars?: Record<string, string> }>
+  "mcp-attached": CustomEvent<{ uri: string; host: Host; attachments: Attachment[] }>
+  "mcp-prompt": CustomEvent<MentionPromptDetail>
+  /** stage: "mention", "complete", "expand", "attach", "prompts" (listing
+   * a host's prompts), "prompt-argument" (a required one left empty) or
+   * "prompt" (getPrompt rejected); the last two are shown in the picker and
+   * fire no mcp-prompt. */
+  "mcp-error": CustomEvent<{ host: Host; error: Error; stage: string; uri?: string; name?: string; value?: string; template?: string; prompt?: string; args?: Record<string, string> }>
+  "mcp-rendered": CustomEvent<{ query: string; ms: number; matches: number; nodes: number }>
+}
+
+export interface MentionElement {
+  addEventListener<K extends keyof MentionElementEventMap>(type: K, listener: (this: MentionElement, ev: MentionElementEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void
+  removeEventListener<K extends keyof MentionElementEventMap>(type: K, listener: (this: MentionElement, ev: MentionElementEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void
 }
 
 declare global {

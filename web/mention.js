@@ -1,5 +1,6 @@
 // <mcp-mention>: an @-mention picker for MCP resources and resource
-// templates, bound to a chat composer (a <textarea> or a contenteditable).
+// templates, and a "/" list of the servers' prompts (slash commands), bound
+// to a chat composer (a <textarea> or a contenteditable).
 //
 //   <textarea id="composer"></textarea>
 //   <mcp-mention for="composer"></mcp-mention>
@@ -13,7 +14,8 @@
 // @token at the caret, inserting the chosen one), combobox.js (keyboard and
 // composer ARIA, after GitHub's auto-complete-element + combobox-nav),
 // list.js (the virtual listbox), option.js (one row, and the helpers that
-// decide what it shows), template.js (template arguments) and dom.js. Every
+// decide what it shows), template.js (template and prompt arguments),
+// rank.js (the picker index's ranking, for prompts) and dom.js. Every
 // string that came from a server is written with textContent (or
 // setAttribute), never as markup, through displayText (bidi controls and
 // invisible characters shown as ⟨U+XXXX⟩ markers) and in its own
@@ -21,22 +23,26 @@
 // data: images unless remote-icons is set. See docs/ui.md.
 
 import { displayText } from "./display.js"
-import { caretToken, insertToken, isTextControl } from "./mention/caret.js"
+import { caretToken, insertToken, isTextControl, removeToken } from "./mention/caret.js"
 import { ComposerAria, keyAction, moveActive } from "./mention/combobox.js"
 import { adoptDefaultStyles, el } from "./mention/dom.js"
 import { VirtualList } from "./mention/list.js"
 import { DEFAULT_ACCEPT_IMAGES, defaultAccepts, renderOption } from "./mention/option.js"
+import { rankPrompts } from "./mention/rank.js"
 import { TemplateArgs } from "./mention/template.js"
 
 export { displayText }
-export { findMention } from "./mention/caret.js"
+export { findMention, findTrigger } from "./mention/caret.js"
+export { rankPrompts } from "./mention/rank.js"
 export { MAX_OPTION_NODES } from "./mention/list.js"
 export {
   DEFAULT_ACCEPT_IMAGES, ICON_DATA_TYPES, MAX_ICON_DATA_URL, defaultAccepts, formatBytes, normalizeRanges, safeIconSrc,
 } from "./mention/option.js"
 
 const ANNOUNCE_DELAY = 100
-const HOST_EVENTS = ["listprogress", "listchanged", "disconnected", "reconnected"]
+const HOST_EVENTS = ["listprogress", "listchanged", "disconnected", "reconnected", "promptslistchanged"]
+const KNOWN_TRIGGERS = ["@", "/"]
+const DEFAULT_TRIGGERS = "@ /"
 
 const HTMLElementBase = globalThis.HTMLElement || class {}
 let uid = 0
@@ -47,14 +53,15 @@ function serverLabel(host, i) {
 }
 
 /**
- * <mcp-mention for="composer-id">. Properties: hosts, accepts, limit, open.
- * Events (bubbling CustomEvents): mcp-attach (cancelable, {uri, host,
- * label, and template and vars when a template was filled in}),
- * mcp-attached ({uri, host, attachments}), mcp-error ({uri?, host, error,
- * stage}), mcp-rendered ({query, ms, matches, nodes}).
+ * <mcp-mention for="composer-id">. Properties: hosts, accepts, limit,
+ * triggers, open. Events (bubbling CustomEvents): mcp-attach (cancelable,
+ * {uri, host, label, and template and vars when a template was filled in}),
+ * mcp-attached ({uri, host, attachments}), mcp-prompt ({name, args,
+ * description, messages, dropped, superseded, prompt, host}), mcp-error
+ * ({uri?, host, error, stage}), mcp-rendered ({query, ms, matches, nodes}).
  */
 export class MentionElement extends HTMLElementBase {
-  static observedAttributes = ["for", "limit", "accept-images", "anchor", "remote-icons"]
+  static observedAttributes = ["for", "limit", "accept-images", "anchor", "remote-icons", "triggers"]
 
   /** Registers the element (default tag mcp-mention); re-definition is ignored. */
   static define(tag = "mcp-mention", registry = globalThis.customElements) {
@@ -78,7 +85,10 @@ export class MentionElement extends HTMLElementBase {
   #footer = null
   #live = null
   #args = null // TemplateArgs
-  #token = null // {start, end, query, node?}
+  #error = null // the popup's role=alert line (a prompt without arguments that failed)
+  #prompts = new Map() // host -> {list, error, loading} of its prompts/list
+  #getting = null // {ac, tok} of the getPrompt in flight for a prompt without arguments
+  #token = null // {start, end, query, trigger, node?}
   #suppressed = null // {start, query} of the token Escape closed; stays closed until typing changes it
   #composing = false
   #inputStamp = 0
@@ -106,6 +116,7 @@ export class MentionElement extends HTMLElementBase {
     this.#unlistenHosts()
     this.#hosts = next
     for (const h of this.#progress.keys()) if (!next.includes(h)) this.#progress.delete(h)
+    for (const h of this.#prompts.keys()) if (!next.includes(h)) this.#prompts.delete(h)
     if (this.isConnected) this.#listenHosts()
     this.#scheduleRefresh()
   }
@@ -163,6 +174,21 @@ export class MentionElement extends HTMLElementBase {
     this.setAttribute("token", v === "label" ? "label" : "uri")
   }
 
+  /**
+   * The characters that open the popup (attribute triggers, space-separated;
+   * default "@ /"): "@" lists resources and templates, "/" lists the
+   * servers' prompts. triggers="@" turns the prompt list off; others are
+   * ignored. Reads back normalized ("@ /", "@", "/" or "").
+   */
+  get triggers() {
+    const a = this.getAttribute("triggers")
+    const set = (a == null ? DEFAULT_TRIGGERS : a).split(/[\s,]+/)
+    return KNOWN_TRIGGERS.filter((t) => set.includes(t)).join(" ")
+  }
+  set triggers(v) {
+    this.setAttribute("triggers", Array.isArray(v) ? v.join(" ") : String(v ?? ""))
+  }
+
   /** Whether the popup is showing (reflected as the open attribute). */
   get open() {
     return this.hasAttribute("open")
@@ -198,12 +224,15 @@ export class MentionElement extends HTMLElementBase {
     if (name === "for" && this.isConnected && this.#popup) {
       this.#unbind()
       this.#bind()
+    } else if (name === "triggers" && this.#token && !this.triggers.split(" ").includes(this.#token.trigger)) {
+      this.close()
     } else if (this.open) this.#scheduleRefresh()
   }
 
-  /** Closes the popup (and abandons a template in progress). */
+  /** Closes the popup (and abandons a template or a prompt in progress). */
   close() {
     this.#endTemplate(false)
+    this.#abandonPrompt()
     this.#hide()
   }
 
@@ -226,9 +255,14 @@ export class MentionElement extends HTMLElementBase {
         this.#commitURI(uri, s.host, s.template.title || s.template.name, s.tok, { template: s.template, vars: { ...s.values } })
         this.#input?.focus()
       },
-      cancel: (s) => this.#afterTemplate(s, true),
+      cancel: (s) => {
+        s?.getting?.abort()
+        this.#afterTemplate(s, true)
+      },
+      prompt: (args, s) => this.#getPrompt(s.prompt, s.host, s.tok, args, s),
     })
-    this.#popup.append(this.#list, this.#args.root, this.#footer)
+    this.#error = el("div", "mcp-mention-error", { id: `${id}-error`, role: "alert" })
+    this.#popup.append(this.#error, this.#list, this.#args.root, this.#footer)
     this.#live = el("div", "mcp-mention-sr", { role: "status", "aria-live": "polite", "aria-atomic": "true" })
     this.append(this.#popup, this.#live)
   }
@@ -273,6 +307,7 @@ export class MentionElement extends HTMLElementBase {
     this.#ac?.abort()
     this.#ac = null
     this.#endTemplate(false)
+    this.#abandonPrompt()
     this.#hide()
     this.#aria?.restore()
     this.#aria = null
@@ -310,7 +345,7 @@ export class MentionElement extends HTMLElementBase {
   /** Re-reads the token at the caret and opens, updates or closes the list. */
   #evaluate(stamp, typed = false) {
     if (this.#args.active) return
-    const tok = caretToken(this.#input)
+    const tok = caretToken(this.#input, this.triggers.split(" "))
     if (!tok) this.#suppressed = null
     if (!tok || !this.#hosts.length) {
       this.#hide()
@@ -322,6 +357,7 @@ export class MentionElement extends HTMLElementBase {
       return
     }
     this.#suppressed = null
+    if (this.#getting && (this.#token?.start !== tok.start || this.#token?.query !== tok.query)) this.#abandonPrompt()
     this.#token = tok
     this.#inputStamp = stamp
     this.#query(tok.query, true)
@@ -341,12 +377,18 @@ export class MentionElement extends HTMLElementBase {
     const options = []
     let total = 0
     const limit = this.limit
+    const prompts = this.#token?.trigger === "/"
+    if (prompts && !this.#offersPrompts()) {
+      this.#hide() // no server offers prompts: "/" is only a character
+      return
+    }
+    this.#list.setAttribute("aria-label", prompts ? "Prompts" : "Resources")
     this.#hosts.forEach((host, hostIndex) => {
       let matches = []
       try {
-        matches = host.mention(q, { limit }) || []
+        matches = prompts ? this.#promptMatches(host, q, limit) : host.mention(q, { limit }) || []
       } catch (error) {
-        this.#emit("mcp-error", { host, error, stage: "mention" })
+        this.#emit("mcp-error", { host, error, stage: prompts ? "prompts" : "mention" })
       }
       if (!matches.length) return
       rows.push({ type: "group", hostIndex, host, label: displayText(serverLabel(host, hostIndex)), count: matches.length })
@@ -378,7 +420,51 @@ export class MentionElement extends HTMLElementBase {
 
   #optionKey(r) {
     if (!r) return null
-    return `${r.hostIndex}|${r.match.resource?.uri ?? ""}|${r.match.template?.uriTemplate ?? ""}`
+    return `${r.hostIndex}|${r.match.resource?.uri ?? ""}|${r.match.template?.uriTemplate ?? ""}|${r.match.prompt?.name ?? ""}`
+  }
+
+  // ---- prompts: listed per host on first "/", again after promptslistchanged or a reconnect ----
+
+  /** The host's prompts ranked for q (./mention/rank.js); starts listing them on first use. */
+  #promptMatches(host, q, limit) {
+    const p = this.#loadPrompts(host)
+    return p.list ? rankPrompts(p.list, q, { limit }) : []
+  }
+
+  #loadPrompts(host) {
+    let p = this.#prompts.get(host)
+    if (p) return p
+    p = { list: null, error: null, loading: null }
+    this.#prompts.set(host, p)
+    const caps = host.capabilities
+    if (typeof host.prompts !== "function" || (caps && typeof caps === "object" && !caps.prompts)) {
+      // nothing to ask: the server declared no prompts (host.prompts() would reject "unsupported" without sending)
+      p.error = Object.assign(new Error("the server offers no prompts"), { kind: "unsupported" })
+      return p
+    }
+    p.loading = Promise.resolve()
+      .then(() => host.prompts())
+      .then(
+        (list) => (p.list = Array.isArray(list) ? list : []),
+        (error) => {
+          p.error = error
+          // a server without the prompts capability is no failure: it just offers none
+          if (error?.kind !== "unsupported") this.#emit("mcp-error", { host, error, stage: "prompts" })
+        },
+      )
+      .finally(() => {
+        p.loading = null
+        if (this.#prompts.get(host) === p) this.#scheduleRefresh()
+      })
+    return p
+  }
+
+  /** Whether any host offers prompts (or may: its listing is still running). */
+  #offersPrompts() {
+    return this.#hosts.some((h) => {
+      const p = this.#loadPrompts(h)
+      return p.loading || p.list?.length || (p.error && p.error.kind !== "unsupported")
+    })
   }
 
   /**
@@ -387,6 +473,13 @@ export class MentionElement extends HTMLElementBase {
    * listing while a listing runs, else no matches.
    */
   #emptyText() {
+    if (this.#token?.trigger === "/") {
+      const ps = this.#hosts.map((h) => this.#prompts.get(h))
+      if (ps.some((p) => p?.loading)) return "Loading prompts…"
+      const failed = ps.find((p) => p?.error && p.error.kind !== "unsupported")
+      if (failed && !ps.some((p) => p?.list?.length)) return `Prompts could not be listed: ${displayText(failed.error.message || String(failed.error))}`
+      return "No matching prompts"
+    }
     let listing = false
     for (const h of this.#hosts) {
       const p = this.#progress.get(h)
@@ -421,7 +514,7 @@ export class MentionElement extends HTMLElementBase {
       const count = listing.reduce((s, p) => s + (p.resources || 0), 0)
       right.textContent = `Listing… ${count.toLocaleString()} resources so far`
       right.className = "mcp-mention-listing"
-    } else right.textContent = "↑↓ move · Enter attach · Esc close"
+    } else right.textContent = this.#token?.trigger === "/" ? "↑↓ move · Enter choose · Esc close" : "↑↓ move · Enter attach · Esc close"
     f.append(left, right)
   }
 
@@ -452,6 +545,7 @@ export class MentionElement extends HTMLElementBase {
     this.removeAttribute("open")
     this.#popup.hidden = true
     this.#view.clear()
+    this.#error.textContent = ""
     this.#token = null
     if (this.#aria) this.#aria.expanded = false
     this.#live.textContent = ""
@@ -526,6 +620,7 @@ export class MentionElement extends HTMLElementBase {
     e.stopImmediatePropagation()
     const tok = this.#token
     this.#suppressed = tok ? { start: tok.start, query: tok.query } : null
+    this.#abandonPrompt()
     this.#hide()
   }
 
@@ -542,6 +637,8 @@ export class MentionElement extends HTMLElementBase {
 
   #onHostEvent(host, e) {
     if (e.type === "listprogress") this.#progress.set(host, e.detail)
+    // the host lists its prompts anew after either: so does the picker
+    if (e.type === "promptslistchanged" || e.type === "reconnected") this.#prompts.delete(host)
     this.#scheduleRefresh()
   }
 
@@ -573,7 +670,9 @@ export class MentionElement extends HTMLElementBase {
     const r = this.#view.optionRow(this.#view.active)
     if (!r) return
     const { match, host } = r
-    if (match.resource) {
+    if (match.prompt) {
+      this.#beginPrompt(match.prompt, host, this.#token)
+    } else if (match.resource) {
       const d = match.resource
       this.#commitURI(d.uri, host, d.title || d.name || d.uri, this.#token)
       this.#hide()
@@ -598,6 +697,79 @@ export class MentionElement extends HTMLElementBase {
         (error) => this.#emit("mcp-error", { uri, host, error, stage: "attach" }),
       )
     return true
+  }
+
+  // ---- prompts (arguments in ./mention/template.js) ----
+
+  /** A prompt was chosen: its arguments one at a time, or, without any, straight to getPrompt. */
+  #beginPrompt(prompt, host, tok) {
+    this.#error.textContent = ""
+    const args = Array.isArray(prompt.arguments) ? prompt.arguments.filter((a) => a && typeof a.name === "string") : []
+    if (!args.length) {
+      this.#getPrompt(prompt, host, tok, {}, null)
+      return
+    }
+    this.#list.hidden = true
+    this.#footer.hidden = true
+    this.#aria.activeDescendant = null
+    this.#args.beginPrompt(prompt, host, tok)
+    this.#position()
+    this.#args.input.focus()
+  }
+
+  /**
+   * prompts/get through the host (which checks the arguments against the
+   * listing first). On success the "/query" is removed from the composer,
+   * the popup closes and mcp-prompt fires with the messages; nothing is
+   * written into the composer. On failure the reason shows in the popup
+   * (under the argument, or above the list) and no event fires.
+   * s: the argument session, or null for a prompt without arguments.
+   */
+  #getPrompt(prompt, host, tok, args, s) {
+    const ac = new AbortController()
+    if (s) s.getting = ac
+    else {
+      this.#abandonPrompt()
+      this.#getting = { ac, tok }
+      this.#live.textContent = `Getting ${displayText(prompt.title || prompt.name)}…`
+    }
+    Promise.resolve()
+      .then(() => host.getPrompt(prompt.name, args, { signal: ac.signal }))
+      .then(
+        (r) => {
+          if (ac.signal.aborted) return
+          if (s) {
+            if (this.#args.session !== s) return
+            this.#args.end()
+            this.#list.hidden = false
+          } else this.#getting = null
+          removeToken(this.#input, tok)
+          this.#suppressed = null
+          this.#hide()
+          this.#input?.focus()
+          this.#emit("mcp-prompt", {
+            name: prompt.name, args: { ...args }, description: r?.description ?? "", messages: r?.messages ?? [],
+            dropped: r?.dropped ?? [], superseded: r?.superseded ?? [], prompt, host,
+          })
+        },
+        (error) => {
+          if (ac.signal.aborted || error?.kind === "cancelled") return
+          const message = error?.message || String(error)
+          this.#emit("mcp-error", { host, error, stage: "prompt", prompt: prompt.name, args: { ...args } })
+          if (s) {
+            if (this.#args.session === s) this.#args.fail(message)
+            return
+          }
+          this.#getting = null
+          if (this.open) this.#error.textContent = `${displayText(prompt.title || prompt.name)}: ${displayText(message, { multiline: true })}`
+        },
+      )
+  }
+
+  /** Cancels a getPrompt in flight for a prompt without arguments. */
+  #abandonPrompt() {
+    this.#getting?.ac.abort()
+    this.#getting = null
   }
 
   // ---- template arguments (./mention/template.js) ----
@@ -633,7 +805,9 @@ export class MentionElement extends HTMLElementBase {
 
   /** Abandons a template in progress; refocus returns to the composer and closes the popup. */
   #endTemplate(refocus) {
-    this.#afterTemplate(this.#args?.end(), refocus)
+    const s = this.#args?.end()
+    s?.getting?.abort()
+    this.#afterTemplate(s, refocus)
   }
 
   #afterTemplate(s, refocus) {

@@ -10,15 +10,28 @@ import { displayText } from "../display.js"
  * to the caret. Returns { start, end, query } (start indexes the "@") or null.
  */
 export function findMention(text, caret) {
+  const m = findTrigger(text, caret, ["@"])
+  return m && { start: m.start, end: m.end, query: m.query }
+}
+
+/**
+ * Finds the token being typed at caret in text for any of triggers ("@"
+ * and/or "/"): the trigger at the start or after whitespace or an opening
+ * bracket, followed by non-space characters up to the caret. Returns
+ * { start, end, query, trigger } or null. A "/" elsewhere (inside a URI, a
+ * path, "and/or") is part of the query, not a trigger; an "@" elsewhere
+ * ("a@b.c") ends the search, as it always has.
+ */
+export function findTrigger(text, caret, triggers = ["@"]) {
   if (caret == null || caret < 1 || caret > text.length) return null
   for (let i = caret - 1; i >= 0; i--) {
     const c = text[i]
-    if (c === "@") {
+    if (c === "@" || c === "/") {
       const before = i === 0 ? "" : text[i - 1]
-      if (i === 0 || /[\s([{"'“‘]/.test(before)) {
-        return { start: i, end: caret, query: text.slice(i + 1, caret) }
-      }
-      return null
+      const placed = i === 0 || /[\s([{"'“‘]/.test(before)
+      if (placed && triggers.includes(c)) return { start: i, end: caret, query: text.slice(i + 1, caret), trigger: c }
+      if (c === "@" && triggers.includes("@")) return null
+      continue
     }
     if (/\s/.test(c)) return null
   }
@@ -31,21 +44,21 @@ export function isTextControl(t) {
 }
 
 /**
- * The @token at the caret of composer t: { start, end, query } (plus the
- * text node, in a contenteditable), or null when there is none or the
- * selection is not collapsed.
+ * The token at the caret of composer t for triggers: { start, end, query,
+ * trigger } (plus the text node, in a contenteditable), or null when there
+ * is none or the selection is not collapsed.
  */
-export function caretToken(t) {
+export function caretToken(t, triggers = ["@"]) {
   if (!t) return null
   if (isTextControl(t)) {
     if (t.selectionStart !== t.selectionEnd) return null
-    return findMention(t.value, t.selectionStart)
+    return findTrigger(t.value, t.selectionStart, triggers)
   }
   const sel = t.ownerDocument.getSelection()
   if (!sel || sel.rangeCount === 0 || !sel.isCollapsed) return null
   const node = sel.anchorNode
   if (!node || node.nodeType !== Node.TEXT_NODE || !t.contains(node)) return null
-  const m = findMention(node.data, sel.anchorOffset)
+  const m = findTrigger(node.data, sel.anchorOffset, triggers)
   return m && { ...m, node }
 }
 
@@ -86,4 +99,33 @@ export function insertToken(t, tok, uri, label, show = "uri") {
   sel.removeAllRanges()
   sel.addRange(range)
   t.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertReplacementText" }))
+}
+
+/**
+ * Removes token tok (a "/prompt" being typed) from composer t, if the
+ * composer still holds it there, and fires an input event
+ * (deleteContentBackward). A prompt's result goes to the page as an event:
+ * nothing is written in its place.
+ */
+export function removeToken(t, tok) {
+  if (!t || !tok) return
+  const text = `${tok.trigger ?? ""}${tok.query}`
+  if (isTextControl(t)) {
+    if (t.value.slice(tok.start, tok.end) !== text) return
+    t.focus()
+    t.setRangeText("", tok.start, tok.end, "end")
+    t.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "deleteContentBackward" }))
+    return
+  }
+  const node = tok.node
+  if (!node || !node.isConnected || node.data.slice(tok.start, tok.end) !== text) return
+  node.data = node.data.slice(0, tok.start) + node.data.slice(tok.end)
+  t.focus()
+  const sel = t.ownerDocument.getSelection()
+  const range = t.ownerDocument.createRange()
+  range.setStart(node, tok.start)
+  range.collapse(true)
+  sel.removeAllRanges()
+  sel.addRange(range)
+  t.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "deleteContentBackward" }))
 }

@@ -27,6 +27,9 @@ const DEFAULT_CSS = `
 :where(.mcp-mention-badge.is-template) { border-color: #8250df; color: #6639ba; }
 :where(.mcp-mention-badge.is-unsupported, .mcp-mention-badge.is-withheld) { border-color: #bf8700; color: #7d4e00; background: #fff8c5; }
 :where(.mcp-mention-badge.is-app) { border-color: #8250df; color: #6639ba; background: #fbefff; }
+:where(.mcp-mention-badge.is-prompt) { border-color: #1a7f37; color: #116329; }
+:where(.mcp-mention-popup > .mcp-mention-error) { padding: 8px 12px; border-bottom: 1px solid #eaeef2; }
+:where(.mcp-mention-args-desc) { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; font-size: 12px; color: #59636e; word-break: normal; margin-top: 4px; }
 :where(.mcp-mention-option.is-unsupported .mcp-mention-title) { color: #59636e; }
 :where(.mcp-mention-popup mark) { background: #fff1a8; color: inherit; border-radius: 2px; }
 :where(.mcp-mention-footer) { border-top: 1px solid #eaeef2; padding: 6px 12px; font-size: 12px; color: #59636e; display: flex; justify-content: space-between; gap: 8px; }

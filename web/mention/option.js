@@ -147,6 +147,7 @@ function glyphFor(d, isTemplate) {
  */
 export function renderOption(r, idPrefix, ctx) {
   const { match } = r
+  if (match.prompt) return renderPromptOption(r, idPrefix, ctx)
   const isTemplate = !match.resource && !!match.template
   const d = match.resource || match.template || {}
   const hl = match.highlights || {}
@@ -214,6 +215,57 @@ export function renderOption(r, idPrefix, ctx) {
     const b = el("span", "mcp-mention-badge is-unsupported")
     b.textContent = "not sent to model"
     b.title = typeof verdict === "string" ? displayText(verdict) : "The model provider cannot accept this type"
+    meta.append(b)
+  }
+  opt.append(icon, title, meta, sub)
+  return opt
+}
+
+/**
+ * The role=option element of a prompt row r ({match: {prompt, highlights},
+ * host, ordinal, pos, size}): its title (else name), "/name", its
+ * description, a "prompt" badge and how many arguments it asks for. Icons
+ * as for resources: data: images unless remoteIcons.
+ */
+export function renderPromptOption(r, idPrefix, ctx) {
+  const p = r.match.prompt
+  const hl = r.match.highlights || {}
+  const opt = el("div", "mcp-mention-option is-prompt", {
+    role: "option",
+    id: `${idPrefix}-opt-${r.ordinal}`,
+    "aria-selected": String(ctx.active === r.ordinal),
+    "aria-setsize": String(r.size),
+    "aria-posinset": String(r.pos),
+    "data-ordinal": String(r.ordinal),
+  })
+  const icon = el("span", "mcp-mention-icon", { "aria-hidden": "true" })
+  const src = (Array.isArray(p.icons) ? p.icons : []).map((i) => safeIconSrc(i?.src, { remote: ctx.remoteIcons })).find(Boolean)
+  if (src) {
+    const img = el("img", "", { alt: "", referrerpolicy: "no-referrer", loading: "lazy", width: "24", height: "24" })
+    img.src = src
+    icon.append(img)
+  } else icon.textContent = "/"
+  const title = el("span", "mcp-mention-title", { dir: "auto" })
+  if (p.title) appendHighlighted(title, p.title, hl.title)
+  else appendHighlighted(title, p.name, hl.name)
+  const sub = el("span", "mcp-mention-sub")
+  const name = el("span", "mcp-mention-uri mcp-mention-prompt-name", { dir: "ltr" })
+  name.append("/")
+  appendHighlighted(name, p.name, hl.name)
+  sub.append(name)
+  if (p.description) {
+    sub.append(" · ")
+    const desc = el("span", "mcp-mention-desc", { dir: "auto" })
+    appendHighlighted(desc, p.description, hl.description)
+    sub.append(desc)
+  }
+  const meta = el("span", "mcp-mention-meta")
+  meta.append(Object.assign(el("span", "mcp-mention-badge is-prompt"), { textContent: "prompt" }))
+  const args = Array.isArray(p.arguments) ? p.arguments : []
+  if (args.length) {
+    const req = args.filter((a) => a?.required).length
+    const b = el("span", "mcp-mention-size")
+    b.textContent = `${args.length} ${args.length === 1 ? "argument" : "arguments"}${req && req < args.length ? `, ${req} required` : ""}`
     meta.append(b)
   }
   opt.append(icon, title, meta, sub)

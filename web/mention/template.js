@@ -1,8 +1,11 @@
-// Template arguments of <mcp-mention>: after a resource template is chosen,
-// its variables (host.templateVars, Go's RFC 6570 parser) are filled in one
-// at a time in a labelled role=combobox input in the popup, with debounced,
-// abortable completion (host.complete), each value checked at once with
-// host.expand; Backspace on an empty value steps back, Escape cancels.
+// Template and prompt arguments of <mcp-mention>: after a resource template
+// is chosen, its variables (host.templateVars, Go's RFC 6570 parser) are
+// filled in one at a time in a labelled role=combobox input in the popup,
+// with debounced, abortable completion (host.complete), each value checked
+// at once with host.expand; after a prompt is chosen, its arguments the same
+// way (completion by host.completePrompt, a required one may not be left
+// empty, the host's getPrompt checks them all at the end). Backspace on an
+// empty value steps back, Escape cancels.
 
 import { displayText } from "../display.js"
 import { el } from "./dom.js"
@@ -12,11 +15,13 @@ const COMPLETE_DEBOUNCE = 150
 
 /**
  * TemplateArgs is the argument step. hooks: announce(text) (the live
- * region), emit(type, detail), done(uri, session) after the last variable,
- * cancel(session) on Escape.
+ * region), emit(type, detail), done(uri, session) after a template's last
+ * variable, prompt(values, session) after a prompt's last argument (the
+ * session stays open until end(); fail(message) shows why it did not
+ * work), cancel(session) on Escape.
  */
 export class TemplateArgs {
-  #s = null // {template, host, tok, names, step, values, suggestions, active, timer, ac}
+  #s = null // {template | prompt, host, tok, names, step, values, suggestions, active, timer, ac, busy}
   #hooks
   #ids
 
@@ -66,6 +71,41 @@ export class TemplateArgs {
     this.#showStep()
   }
 
+  /** Starts filling in the arguments of prompt (a prompts/list descriptor from host, for token tok). */
+  beginPrompt(prompt, host, tok) {
+    const args = (Array.isArray(prompt.arguments) ? prompt.arguments : []).filter((a) => a && typeof a.name === "string")
+    this.#s = {
+      prompt, args, host, tok, names: args.map((a) => a.name), step: 0, values: {}, suggestions: [], active: -1, timer: 0, ac: null,
+    }
+    this.root.hidden = false
+    this.#showStep()
+  }
+
+  /** The session in progress (for the element), or null. */
+  get session() {
+    return this.#s
+  }
+
+  /**
+   * Shows message (a refused prompt: an invalid argument, a server error)
+   * under the input and lets the person change the values; a message naming
+   * one of the arguments (`argument "x"`) goes back to that argument.
+   */
+  fail(message) {
+    const s = this.#s
+    if (!s) return
+    s.busy = false
+    const named = /argument "([^"]+)"/.exec(message || "")?.[1]
+    const k = named ? s.names.indexOf(named) : -1
+    if (k >= 0 && k !== s.step) {
+      s.step = k
+      this.#showStep()
+    }
+    this.err.textContent = displayText(message || "The prompt failed", { multiline: true })
+    this.input.focus()
+    this.input.select()
+  }
+
   /** Abandons the template in progress and hides the step; returns its session, or null. */
   end() {
     const s = this.#s
@@ -78,6 +118,7 @@ export class TemplateArgs {
     this.list.hidden = true
     this.err.textContent = ""
     this.input.value = ""
+    this.input.required = false
     this.input.setAttribute("aria-expanded", "false")
     this.input.removeAttribute("aria-activedescendant")
     return s
@@ -86,6 +127,10 @@ export class TemplateArgs {
   #showStep() {
     const s = this.#s
     const name = s.names[s.step]
+    if (s.prompt) {
+      this.#showPromptStep(s, name)
+      return
+    }
     this.tpl.replaceChildren()
     // the template with the expression holding the current variable highlighted
     const text = s.template.uriTemplate
@@ -119,20 +164,52 @@ export class TemplateArgs {
     this.#requestCompletion()
   }
 
+  /** The prompt's step: "/name" and its arguments, the current one marked; the argument's description below. */
+  #showPromptStep(s, name) {
+    const arg = s.args[s.step]
+    this.tpl.replaceChildren(`/${displayText(s.prompt.name)}`)
+    s.args.forEach((a, i) => {
+      const span = el("span", i === s.step ? "is-current" : "")
+      span.textContent = displayText(a.name) + (a.required ? "" : "?")
+      this.tpl.append(" ", span)
+    })
+    if (arg.description) {
+      const d = el("div", "mcp-mention-args-desc", { dir: "auto" })
+      d.textContent = displayText(arg.description, { multiline: true })
+      this.tpl.append(d)
+    }
+    const label = arg.title || arg.name
+    this.label.textContent = `${displayText(label)} (${s.step + 1} of ${s.names.length}, ${arg.required ? "required" : "optional"})`
+    this.input.value = s.values[name] ?? ""
+    this.input.required = !!arg.required
+    this.err.textContent = ""
+    s.ac?.abort()
+    s.suggestions = []
+    s.active = -1
+    this.list.replaceChildren()
+    this.list.hidden = true
+    this.input.setAttribute("aria-expanded", "false")
+    this.input.removeAttribute("aria-activedescendant")
+    this.#hooks.announce(`${displayText(s.prompt.title || s.prompt.name)}: enter ${displayText(label)}, ${s.step + 1} of ${s.names.length}${arg.required ? ", required" : ""}`)
+    this.#requestCompletion()
+  }
+
   #requestCompletion() {
     const s = this.#s
     if (!s) return
     clearTimeout(s.timer)
     s.ac?.abort()
     s.timer = setTimeout(() => {
-      if (this.#s !== s || typeof s.host.complete !== "function") return
+      if (this.#s !== s || typeof (s.prompt ? s.host.completePrompt : s.host.complete) !== "function") return
       const name = s.names[s.step]
       const value = this.input.value
       const ctx = {}
       for (const n of s.names.slice(0, s.step)) if (s.values[n] != null) ctx[n] = s.values[n]
       const ac = (s.ac = new AbortController())
       Promise.resolve()
-        .then(() => s.host.complete(s.template.uriTemplate, name, value, ctx, { signal: ac.signal }))
+        .then(() => s.prompt
+          ? s.host.completePrompt(s.prompt.name, name, value, ctx, { signal: ac.signal })
+          : s.host.complete(s.template.uriTemplate, name, value, ctx, { signal: ac.signal }))
         .then((c) => {
           if (ac.signal.aborted || this.#s !== s || s.names[s.step] !== name) return
           this.#renderSuggestions(Array.isArray(c?.values) ? c.values : [], c)
@@ -186,6 +263,10 @@ export class TemplateArgs {
   #keydown(e) {
     const s = this.#s
     if (!s || e.isComposing || e.keyCode === 229) return
+    if (s.busy && e.key !== "Escape") {
+      if (e.key === "Enter" || e.key === "Tab") e.preventDefault()
+      return
+    }
     if (e.metaKey || e.altKey || e.ctrlKey) return
     switch (e.key) {
       case "ArrowDown":
@@ -221,6 +302,10 @@ export class TemplateArgs {
   #accept(value) {
     const s = this.#s
     if (!s) return
+    if (s.prompt) {
+      this.#acceptArgument(s, String(value ?? ""))
+      return
+    }
     const name = s.names[s.step]
     const values = { ...s.values, [name]: String(value ?? "") }
     let uri
@@ -242,4 +327,37 @@ export class TemplateArgs {
     }
     this.#hooks.done(uri, this.end())
   }
+
+  /**
+   * Takes value for the current prompt argument: a required one may not be
+   * empty; an optional empty one is left out. After the last, hands the
+   * values to the element (hooks.prompt), which gets the prompt; until it
+   * answers, keys but Escape wait.
+   */
+  #acceptArgument(s, value) {
+    const arg = s.args[s.step]
+    if (arg.required && value === "") {
+      this.err.textContent = `${displayText(arg.title || arg.name)} is required`
+      this.input.focus()
+      this.#hooks.emit("mcp-error", { host: s.host, error: new Error(`missing required argument "${arg.name}"`), stage: "prompt-argument", name: arg.name, prompt: s.prompt.name })
+      return
+    }
+    const values = { ...s.values }
+    if (value === "") delete values[arg.name]
+    else values[arg.name] = value
+    s.values = values
+    if (s.step + 1 < s.names.length) {
+      s.step++
+      this.#showStep()
+      return
+    }
+    s.busy = true
+    clearTimeout(s.timer)
+    s.ac?.abort()
+    this.list.hidden = true
+    this.input.setAttribute("aria-expanded", "false")
+    this.#hooks.announce(`Getting ${displayText(s.prompt.title || s.prompt.name)}…`)
+    this.#hooks.prompt({ ...values }, s)
+  }
 }
+
