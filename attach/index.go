@@ -132,8 +132,26 @@ type field struct {
 	orig  string
 	fold  string // per-rune unicode.ToLower; same rune count as orig
 	mask  uint64
+	pairs pairSet // the adjacent byte pairs of fold
 	ascii bool
 }
+
+// A pairSet is a 128-bit presence set of adjacent byte pairs: a query
+// occurs in one piece only in a field whose set holds all of the query's
+// pairs, which turns most long fields down without a substring search
+// (descriptions hold most letters, but few of a query's pairs).
+type pairSet [2]uint64
+
+func pairsOf(s string) pairSet {
+	var p pairSet
+	for i := 1; i < len(s); i++ {
+		h := (uint(s[i-1])*31 + uint(s[i])) & 127
+		p[h>>6] |= 1 << (h & 63)
+	}
+	return p
+}
+
+func (p pairSet) holds(q pairSet) bool { return q[0]&^p[0] == 0 && q[1]&^p[1] == 0 }
 
 type entryKey struct {
 	template bool
@@ -170,11 +188,16 @@ type Index struct {
 	ranks   []rankKey        // parallel to entries
 	byKey   map[entryKey]int
 	seq     int // the next rankKey.seq
+	// ordered: entries are in seq order (no removal has moved one), and
+	// maxPriority bounds every entry's priority: together they let a query
+	// stop once its results cannot be displaced.
+	ordered     bool
+	maxPriority float64
 }
 
 // NewIndex returns an empty index.
 func NewIndex() *Index {
-	return &Index{byKey: make(map[entryKey]int)}
+	return &Index{byKey: make(map[entryKey]int), ordered: true}
 }
 
 // Len reports the number of descriptors (resources plus templates).
@@ -289,6 +312,7 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 		}
 		e.audience = ann.Audience
 	}
+	x.maxPriority = max(x.maxPriority, rk.priority)
 	fs := &x.fields[i]
 	changed := !exists
 	for f := range fs {
@@ -319,6 +343,7 @@ func (x *Index) remove(k entryKey) {
 	}
 	last := len(x.entries) - 1
 	if i != last {
+		x.ordered = false
 		x.entries[i] = x.entries[last]
 		x.fields[i] = x.fields[last]
 		x.masks[i] = x.masks[last]
@@ -350,6 +375,7 @@ func newField(s string) field {
 		for i := 0; i < len(f.fold); i++ {
 			f.mask |= charMask(rune(f.fold[i]))
 		}
+		f.pairs = pairsOf(f.fold)
 		return f
 	}
 	var b strings.Builder
@@ -360,6 +386,7 @@ func newField(s string) field {
 		f.mask |= charMask(fr)
 	}
 	f.fold = b.String()
+	f.pairs = pairsOf(f.fold)
 	return f
 }
 
@@ -383,6 +410,7 @@ type query struct {
 	str   string
 	runes []string // UTF-8 of each folded rune
 	mask  uint64
+	pairs pairSet
 }
 
 func newQuery(q string) query {
@@ -398,6 +426,7 @@ func newQuery(q string) query {
 		qq.runes = append(qq.runes, string(fr))
 	}
 	qq.str = b.String()
+	qq.pairs = pairsOf(qq.str)
 	return qq
 }
 
@@ -426,12 +455,24 @@ func (f *field) boundary(i int) bool {
 // fuzzy, letters in order whose first starts a word (a first letter inside
 // a word, as "o" in "Rolling", is no match), in the tightest window; they
 // are initials when each piece of that window starts a word.
-func (f *field) match(q *query, buf []int, fuzzy bool) (tier int, pos []int) {
+func (f *field) match(q *query, buf []int, fuzzy bool, minTier int) (tier int, pos []int) {
 	n := len(q.runes)
-	if n == 0 || len(f.fold) < len(q.str) || q.mask&^f.mask != 0 {
+	if n == 0 || minTier > tierPrefix || len(f.fold) < len(q.str) || q.mask&^f.mask != 0 {
 		return tierNone, nil
 	}
 	pos = buf[:n]
+	if minTier == tierPrefix {
+		// Only the field's start can still count.
+		if !strings.HasPrefix(f.fold, q.str) {
+			return tierNone, nil
+		}
+		fillContiguous(q, pos, 0)
+		return tierPrefix, pos
+	}
+	if !fuzzy || n < 2 || minTier > tierInitials {
+		// One piece or nothing: no subsequence pass first.
+		return f.onePiece(q, pos)
+	}
 	// Is q a subsequence at all? Forward, with the vectorised IndexByte:
 	// the cheapest way to turn most fields down. first is where q.runes[0]
 	// first occurs, end where that first complete match ends.
@@ -451,31 +492,8 @@ func (f *field) match(q *query, buf []int, fuzzy bool) (tier int, pos []int) {
 		}
 		end += i + len(r)
 	}
-	if i := strings.Index(f.fold, q.str); i >= 0 {
-		tier = tierInside
-		switch {
-		case i == 0:
-			tier = tierPrefix
-		case f.boundary(i):
-			tier = tierWordStart
-		default:
-			for from, tries := i+len(q.runes[0]), 0; tries < 8; tries++ {
-				j := strings.Index(f.fold[from:], q.str)
-				if j < 0 {
-					break
-				}
-				if j += from; f.boundary(j) {
-					i, tier = j, tierWordStart
-					break
-				}
-				from = j + len(q.runes[0])
-			}
-		}
-		fillContiguous(q, pos, i)
-		return tier, pos
-	}
-	if !fuzzy || n < 2 {
-		return tierNone, nil
+	if t, p := f.onePiece(q, pos); t != tierNone {
+		return t, p
 	}
 	// Scattered: from the first word-start occurrence of the first rune
 	// after which the rest follows, the rest walked forward, then back from
@@ -518,6 +536,39 @@ func (f *field) match(q *query, buf []int, fuzzy bool) (tier int, pos []int) {
 			break
 		}
 	}
+	return tier, pos
+}
+
+// onePiece finds q in one piece: at the field's start, else at a word start
+// (the first of up to 8 further occurrences that is one), else inside.
+func (f *field) onePiece(q *query, pos []int) (int, []int) {
+	if !f.pairs.holds(q.pairs) {
+		return tierNone, nil
+	}
+	i := strings.Index(f.fold, q.str)
+	if i < 0 {
+		return tierNone, nil
+	}
+	tier := tierInside
+	switch {
+	case i == 0:
+		tier = tierPrefix
+	case f.boundary(i):
+		tier = tierWordStart
+	default:
+		for from, tries := i+len(q.runes[0]), 0; tries < 8; tries++ {
+			j := strings.Index(f.fold[from:], q.str)
+			if j < 0 {
+				break
+			}
+			if j += from; f.boundary(j) {
+				i, tier = j, tierWordStart
+				break
+			}
+			from = j + len(q.runes[0])
+		}
+	}
+	fillContiguous(q, pos, i)
 	return tier, pos
 }
 
@@ -566,19 +617,34 @@ func (x *Index) better(a, b candidate, byName bool) bool {
 
 // best returns the best rank of q over the fields of entry i and the field
 // that has it, or ok=false when no field matches.
-func (x *Index) best(i int, q *query, buf []int) (score, field int, ok bool) {
+// A match ranked below need cannot enter the result (need <= 0: any can);
+// fields are asked only for the tiers that could reach it.
+func (x *Index) best(i int, q *query, buf []int, need int) (score, field int, ok bool) {
 	fs := &x.fields[i]
 	for f := range fs {
-		// Letters apart rank at most tierInitials: skip them once beaten.
-		fuzzy := fuzzyField[f] && (!ok || score < rank(tierInitials, f))
-		if t, _ := fs[f].match(q, buf, fuzzy); t != tierNone {
-			if r := rank(t, f); !ok || r > score {
+		th := need
+		if ok {
+			th = max(th, score+1) // a later field must do better
+		}
+		if t, _ := fs[f].match(q, buf, fuzzyField[f], minTier(th, f)); t != tierNone {
+			if r := rank(t, f); r >= th && (!ok || r > score) {
 				score, field, ok = r, f, true
 			}
 		}
 	}
 	return score, field, ok
 }
+
+// minTier is the lowest tier of field f whose rank reaches th.
+func minTier(th, f int) int {
+	if f == fName || f == fTitle {
+		th--
+	}
+	return max(tierScattered, (th+1)/2)
+}
+
+// maxRank is the best rank there is: the name's start.
+var maxRank = rank(tierPrefix, fName)
 
 // Query returns up to opts.Limit descriptors matching q, best first. A
 // descriptor matches when q (case-folded, spaces ignored) occurs in its
@@ -615,7 +681,17 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 		}
 		c := candidate{idx: i}
 		if !empty {
-			s, _, ok := x.best(i, &qq, buf)
+			need := 0
+			if len(heap) == limit {
+				// The rank this descriptor needs to displace the worst kept
+				// one: a tie displaces it only on priority or listing order.
+				w, rk := &x.ranks[heap[0].idx], &x.ranks[i]
+				need = heap[0].score
+				if rk.priority < w.priority || rk.priority == w.priority && rk.seq > w.seq {
+					need++
+				}
+			}
+			s, _, ok := x.best(i, &qq, buf, need)
 			if !ok {
 				continue
 			}
@@ -630,6 +706,11 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 		} else if x.better(c, heap[0], empty) {
 			heap[0] = c
 			x.siftDown(heap, 0, empty)
+		} else {
+			continue
+		}
+		if len(heap) == limit && !empty && heap[0].score == maxRank && x.ordered && x.maxPriority <= x.ranks[heap[0].idx].priority {
+			break // every later descriptor comes later and has no higher priority
 		}
 	}
 	// Pop worst-first into place; scattered matches (the worst) go when
@@ -706,10 +787,10 @@ func (x *Index) matchOf(c candidate, q *query, buf []int) Match {
 	// Highlight the field that ranked the match, and any other field only
 	// where the query occurs in one piece: letters scattered through a
 	// field that did not decide the rank are noise to a reader.
-	_, best, _ := x.best(c.idx, q, buf)
+	_, best, _ := x.best(c.idx, q, buf, 0)
 	fs := &x.fields[c.idx]
 	for f := range fs {
-		if t, pos := fs[f].match(q, buf, fuzzyField[f]); t != tierNone && (f == best || t >= tierInside) {
+		if t, pos := fs[f].match(q, buf, fuzzyField[f], tierScattered); t != tierNone && (f == best || t >= tierInside) {
 			*dst[f] = fs[f].ranges(q, pos)
 		}
 	}

@@ -1,0 +1,142 @@
+package attach
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// queryAll is Query without its shortcuts: every descriptor ranked with no
+// threshold, all sorted, scattered ones dropped by the same rule, the first
+// limit kept. The pruned scan must return exactly this.
+func (x *Index) queryAll(q string, limit int) []Match {
+	qq := newQuery(q)
+	buf := make([]int, len(qq.runes))
+	var all []candidate
+	strong := 0
+	for i := range x.entries {
+		s, _, ok := x.best(i, &qq, buf, 0)
+		if !ok {
+			continue
+		}
+		if s >= rank(tierInside, fURI) {
+			strong++
+		}
+		all = append(all, candidate{idx: i, score: s})
+	}
+	slices.SortFunc(all, func(a, b candidate) int {
+		if x.better(a, b, false) {
+			return -1
+		}
+		return 1
+	})
+	var out []Match
+	for _, c := range all[:min(limit, len(all))] {
+		if strong >= strongMatches && c.score < rank(tierInside, fURI) {
+			continue
+		}
+		out = append(out, x.matchOf(c, &qq, buf))
+	}
+	return out
+}
+
+// peerIndex is bench/peer's descriptor set (the browser bench's): long
+// descriptions, few distinct words, no priorities.
+func peerIndex(n int, seed uint64) (*Index, []Resource) {
+	teams := []string{"payments", "platform", "support", "identity", "growth", "data", "security", "infra"}
+	kinds := []string{"runbook", "policy", "onboarding", "design", "postmortem", "reference", "faq"}
+	words := []string{"deploy", "rollback", "incident", "kubernetes", "database", "latency", "budget", "review",
+		"access", "token", "refund", "invoice", "retry", "cache", "search", "oncall", "escalation", "privacy",
+		"retention", "restore", "release", "api", "gateway", "ledger", "payout", "über", "café", "résumé", "straße"}
+	r := rand.New(rand.NewPCG(seed, uint64(n)))
+	pick := func(list []string) string { return list[r.IntN(len(list))] }
+	rs := make([]Resource, n)
+	for i := range rs {
+		team, kind := pick(teams), pick(kinds)
+		slug := make([]string, 1+r.IntN(3))
+		for j := range slug {
+			slug[j] = pick(words)
+		}
+		desc := make([]string, 4+r.IntN(8))
+		for j := range desc {
+			desc[j] = pick(words)
+		}
+		name := strings.Join(slug, "-") + "-" + strconv.Itoa(i) + ".md"
+		rs[i] = Resource{URI: "docs://team/" + team + "/" + kind + "/" + name, Name: name,
+			Title:       strings.ToUpper(slug[0][:1]) + slug[0][1:] + " " + strings.Join(slug[1:], " ") + " (" + kind + ")",
+			Description: "The " + team + " team's " + kind + " on " + strings.Join(desc, " ") + "."}
+		if r.IntN(4) == 0 {
+			p := float64(r.IntN(5)) / 4
+			rs[i].Annotations = &Annotations{Priority: &p}
+		}
+	}
+	x := NewIndex()
+	x.AddResources(rs...)
+	return x, rs
+}
+
+// TestQueryPruning: the scan's thresholds and early stop change nothing —
+// over bench-shaped and picker-shaped indexes, with and without
+// priorities, before and after removals reorder the entries, for the
+// bench's queries, every prefix of them (as typed) and random letters.
+func TestQueryPruning(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	queries := slices.Clone(mentionQueries)
+	for _, q := range mentionQueries {
+		for i := 1; i < len(q); i++ {
+			queries = append(queries, q[:i])
+		}
+	}
+	for range 40 {
+		b := make([]byte, 1+r.IntN(4))
+		for i := range b {
+			b[i] = "abcdeilmnoprstuy-/ "[r.IntN(19)]
+		}
+		queries = append(queries, string(b))
+	}
+	x1, rs := peerIndex(3000, 1)
+	x2 := pickerIndex(2000)
+	for _, tc := range []struct {
+		name string
+		x    *Index
+		edit func()
+	}{
+		{"bench-shaped", x1, nil},
+		{"picker-shaped", x2, nil},
+		{"after removals", x1, func() {
+			for i := 0; i < len(rs); i += 7 {
+				x1.RemoveResources(rs[i].URI)
+			}
+			x1.AddResources(rs[0], rs[7]) // re-added: new seq, moved
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.edit != nil {
+				tc.edit()
+			}
+			for _, limit := range []int{1, 5, 20} {
+				for _, q := range queries {
+					got, want := tc.x.Query(q, QueryOptions{Limit: limit}), tc.x.queryAll(q, limit)
+					if len(got) == 0 && len(want) == 0 {
+						continue
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("query %q limit %d:\n got %s\nwant %s", q, limit, uris(got), uris(want))
+					}
+				}
+			}
+		})
+	}
+}
+
+func uris(ms []Match) string {
+	var b strings.Builder
+	for _, m := range ms {
+		fmt.Fprintf(&b, "%s(%d) ", m.Resource.URI, m.Score)
+	}
+	return b.String()
+}
