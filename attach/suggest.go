@@ -73,7 +73,7 @@ func Suggest(old Resource, cands []Resource) []Suggestion {
 		}
 		out = append(out, scored{Suggestion{*c, score}, tier})
 	}
-	sort.SliceStable(out, func(i, j int) bool {
+	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.s.Score != b.s.Score {
 			return a.s.Score > b.s.Score

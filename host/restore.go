@@ -131,9 +131,10 @@ type seed struct {
 	copy bool
 }
 
-func invalidSnapshot(field, format string, args ...any) error {
-	d, _ := json.Marshal(map[string]string{"field": field})
-	return &bridge.Error{Kind: bridge.KindInvalid, Message: field + ": " + fmt.Sprintf(format, args...), Data: d}
+// invalidSnapshot is the error naming a snapshot's bad field (data.field).
+// Messages are concatenated, not formatted: this code is in the wasm module.
+func invalidSnapshot(field, msg string) error {
+	return &bridge.Error{Kind: bridge.KindInvalid, Message: field + ": " + msg, Data: []byte(`{"field":` + strconv.Quote(field) + `}`)}
 }
 
 // ParseSnapshot decodes and checks a snapshot. A malformed one is an error
@@ -150,9 +151,9 @@ func ParseSnapshot(b []byte) (*Snapshot, error) {
 	if err := json.Unmarshal(b, &w); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return nil, invalidSnapshot("snapshot."+te.Field, "%s where %s is expected", te.Value, te.Type)
+			return nil, invalidSnapshot("snapshot."+te.Field, te.Value+" where "+te.Type.String()+" is expected")
 		}
-		return nil, invalidSnapshot("snapshot", "%v", err)
+		return nil, invalidSnapshot("snapshot", err.Error())
 	}
 	s := w.Snapshot
 	if w.Version == nil {
@@ -172,13 +173,13 @@ func ParseSnapshot(b []byte) (*Snapshot, error) {
 func (s *Snapshot) check() error {
 	switch {
 	case s.Version > SnapshotVersion:
-		return invalidSnapshot("snapshot.version", "%d is newer than this host reads (%d)", s.Version, SnapshotVersion)
+		return invalidSnapshot("snapshot.version", strconv.Itoa(s.Version)+" is newer than this host reads (1)")
 	case s.Version < 1:
-		return invalidSnapshot("snapshot.version", "%d is not a snapshot version", s.Version)
+		return invalidSnapshot("snapshot.version", strconv.Itoa(s.Version)+" is not a snapshot version")
 	case s.DigestAlg != DigestAlg:
-		return invalidSnapshot("snapshot.digestAlg", "%q, want %q", s.DigestAlg, DigestAlg)
+		return invalidSnapshot("snapshot.digestAlg", strconv.Quote(s.DigestAlg)+`, want "sha-256"`)
 	case len(s.Attachments) > maxSnapshotAttachments:
-		return invalidSnapshot("snapshot.attachments", "%d attachments, at most %d", len(s.Attachments), maxSnapshotAttachments)
+		return invalidSnapshot("snapshot.attachments", "more than 1000 attachments")
 	}
 	seen := make(map[string]bool, len(s.Attachments))
 	parts := 0
@@ -189,18 +190,18 @@ func (s *Snapshot) check() error {
 		case a.URI == "":
 			return invalidSnapshot(f+".uri", "missing")
 		case len(a.URI) > maxSnapshotURI:
-			return invalidSnapshot(f+".uri", "longer than %d bytes", maxSnapshotURI)
+			return invalidSnapshot(f+".uri", "longer than 8 KiB")
 		case seen[a.URI]:
-			return invalidSnapshot(f+".uri", "%q appears twice", a.URI)
+			return invalidSnapshot(f+".uri", strconv.Quote(a.URI)+" appears twice")
 		}
 		seen[a.URI] = true
 		switch a.State {
 		case StateFresh, StateStale, StateGone, StateSuperseded:
 		default:
-			return invalidSnapshot(f+".state", "%q is not fresh, stale, gone or superseded", a.State)
+			return invalidSnapshot(f+".state", strconv.Quote(a.State)+" is not fresh, stale, gone or superseded")
 		}
 		if parts += len(a.Parts); parts > maxSnapshotParts {
-			return invalidSnapshot(f+".parts", "more than %d parts in the snapshot", maxSnapshotParts)
+			return invalidSnapshot(f+".parts", "more than 10000 parts in the snapshot")
 		}
 		withContent := 0
 		for j := range a.Parts {
@@ -213,16 +214,16 @@ func (s *Snapshot) check() error {
 				}
 			case attach.KindError:
 			default:
-				return invalidSnapshot(pf+".kind", "%q is not text, binary or error", p.Kind)
+				return invalidSnapshot(pf+".kind", strconv.Quote(p.Kind)+" is not text, binary or error")
 			}
 			switch {
 			case p.Text != nil && p.Kind != attach.KindText:
-				return invalidSnapshot(pf+".text", "present in a %s part", p.Kind)
+				return invalidSnapshot(pf+".text", "present in a "+p.Kind+" part")
 			case p.Blob != nil && p.Kind != attach.KindBinary:
-				return invalidSnapshot(pf+".blob", "present in a %s part", p.Kind)
+				return invalidSnapshot(pf+".blob", "present in a "+p.Kind+" part")
 			case p.Blob != nil:
 				if _, err := base64.StdEncoding.Strict().DecodeString(*p.Blob); err != nil {
-					return invalidSnapshot(pf+".blob", "not standard base64: %v", err)
+					return invalidSnapshot(pf+".blob", "not standard base64: "+err.Error())
 				}
 			}
 			if len(p.Meta) > 0 && !json.Valid(p.Meta) {
@@ -233,7 +234,7 @@ func (s *Snapshot) check() error {
 			}
 		}
 		if n := payloadParts(a); withContent != 0 && withContent != n {
-			return invalidSnapshot(f+".parts", "%d of %d parts carry content: all or none must", withContent, n)
+			return invalidSnapshot(f+".parts", "some parts carry content and others not: all or none must")
 		}
 	}
 	return nil
@@ -245,7 +246,7 @@ func (s *Snapshot) validate(server string) error {
 		return invalidSnapshot("snapshot", "missing")
 	}
 	if s.Server != server {
-		return invalidSnapshot("snapshot.server", "taken on %q, this host is connected to %q", s.Server, server)
+		return invalidSnapshot("snapshot.server", "taken on "+strconv.Quote(s.Server)+", this host is connected to "+strconv.Quote(server))
 	}
 	return s.check()
 }
