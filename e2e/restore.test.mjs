@@ -118,10 +118,19 @@ describe("demo: workspace restore across reloads", () => {
       const k = Object.keys(localStorage).find((x) => x.startsWith("mcphost-demo.snapshot:"))
       const snap = JSON.parse(localStorage.getItem(k))
       snap.attachments = snap.attachments.filter((a) => a.uri === old)
-      return (await window.demo.host.restore(snap)).map((r) => ({ outcome: r.outcome, kind: r.error?.kind, name: r.error?.name, suggestions: r.suggestions }))
+      const host = window.demo.host
+      const event = new Promise((resolve) => host.addEventListener("restored", (e) => resolve(e.detail.results), { once: true }))
+      const rs = await host.restore(snap)
+      const ev = await event
+      return rs.map((r, i) => ({
+        outcome: r.outcome, kind: r.error?.kind, isError: r.error instanceof Error, suggestions: r.suggestions,
+        event: ev[i].uri === r.uri && ev[i].outcome === r.outcome && ev[i].suggestions?.[0]?.uri === r.suggestions?.[0]?.uri,
+      }))
     }, OLD)
     assert.equal(results[0].outcome, "gone")
     assert.equal(results[0].kind, "not_found")
+    assert.ok(results[0].isError, "the result's error is an MCPError")
+    assert.ok(results[0].event, "the restored event carries the same results")
     assert.equal(results[0].suggestions[0].uri, NEW)
     assert.ok(results[0].suggestions[0].score > 0 && results[0].suggestions[0].score <= 1)
 
@@ -157,22 +166,30 @@ describe("demo: workspace restore across reloads", () => {
         return set.call(this, k, v)
       }
     })
-    await page.goto(srv.url)
-    await ready(page)
-    await page.evaluate(() => localStorage.clear())
-    await page.reload()
-    await ready(page)
-    await pick(page, "@welc", /welcome\.md/)
-    await page.waitForFunction(() => document.body.dataset.saved === "1" && document.body.dataset.savedContent === "false", null, { timeout: 10000 })
-    const snap = await saved(page)
-    assert.equal(snap.attachments.length, 1)
-    assert.equal(snap.attachments[0].parts[0].text, undefined)
-    await page.reload()
-    await ready(page)
-    await page.waitForFunction(() => document.body.dataset.restored, null, { timeout: 20000 })
-    assert.equal(await page.evaluate(() => document.body.dataset.restored), "unchanged")
-    assert.deepEqual(await chipURIs(page), [WELCOME])
-    assert.deepEqual(page.problems, [])
-    await page.close()
+    // A server of its own: another origin, so an empty localStorage.
+    const srv2 = await startMcphost(["-docs", docsDir])
+    try {
+      await page.goto(srv2.url)
+      await ready(page)
+      await quotaCase(page)
+    } finally {
+      await page.close()
+      await srv2.stop()
+    }
   })
 })
+
+/** Saves without content when the quota is exceeded, and restores from that. */
+async function quotaCase(page) {
+  await pick(page, "@welc", /welcome\.md/)
+  await page.waitForFunction(() => document.body.dataset.saved === "1" && document.body.dataset.savedContent === "false", null, { timeout: 10000 })
+  const snap = await saved(page)
+  assert.equal(snap.attachments.length, 1)
+  assert.equal(snap.attachments[0].parts[0].text, undefined)
+  await page.reload()
+  await ready(page)
+  await page.waitForFunction(() => document.body.dataset.restored, null, { timeout: 20000 })
+  assert.equal(await page.evaluate(() => document.body.dataset.restored), "unchanged")
+  assert.deepEqual(await chipURIs(page), [WELCOME])
+  assert.deepEqual(page.problems, [])
+}
