@@ -6,7 +6,7 @@
 // replaces the chip in place. No console errors, no failed requests.
 import { after, before, describe, test } from "node:test"
 import assert from "node:assert/strict"
-import { cpSync, mkdtempSync, renameSync, rmSync } from "node:fs"
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { launchBrowser, root, startMcphost } from "./harness.mjs"
@@ -15,6 +15,7 @@ const sampleDocs = path.join(root, "cmd", "mcphost", "internal", "sampledocs")
 const OLD = "docs://team/platform/policy/change-management.md"
 const NEW = "docs://team/platform/policy/change-management-process.md"
 const WELCOME = "docs://team/platform/onboarding/welcome.md"
+const axeSource = readFileSync(path.join(root, "e2e", "node_modules", "axe-core", "axe.min.js"), "utf8")
 const ACCESS = "docs://team/platform/policy/access-control.md"
 
 let browser
@@ -50,6 +51,17 @@ async function pick(page, query, re) {
     }
   }
   throw new Error(`no option matching ${re} for ${query}`)
+}
+
+/** axe-core's serious and critical violations on the page. */
+async function axeSerious(page) {
+  // the page's CSP allows only same-origin scripts: serve axe from the page's origin
+  const axeUrl = new URL("/__axe.min.js", page.url()).href
+  await page.route(axeUrl, (route) => route.fulfill({ contentType: "text/javascript", body: axeSource }))
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ url: axeUrl })
+  const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+    .map((x) => ({ id: x.id, impact: x.impact, nodes: x.nodes.map((n) => n.target.join(" ")).slice(0, 5) })))
+  return v.filter((x) => x.impact === "serious" || x.impact === "critical")
 }
 
 const chipURIs = (page) => page.locator("#chips .chip").evaluateAll((cs) => cs.map((c) => c.dataset.uri))
@@ -139,6 +151,7 @@ describe("demo: workspace restore across reloads", () => {
     assert.match(await gone.locator(".chip-moved").textContent(), /Moved or deleted/)
     const first = gone.locator(".chip-suggestion").first()
     assert.equal(await first.getAttribute("data-uri"), NEW)
+    assert.deepEqual(await axeSerious(page), [], "axe: the gone chip with its suggestions")
 
     // Choosing it replaces the chip, in the same place.
     await first.click()

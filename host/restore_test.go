@@ -95,6 +95,7 @@ func TestRestoreOutcomes(t *testing.T) {
 	refuse(d, rsRefused)
 	snap.Attachments = append(snap.Attachments, host.SnapshotAttachment{URI: rsRefused, State: host.StateFresh,
 		Parts: []host.SnapshotPart{{URI: rsRefused, Kind: "text", MIMEType: "text/markdown", Digest: strings.Repeat("0", 64), Text: ptr("x")}}})
+	snap.ProtocolVersion = "2026-07-28" // taken under another revision: fine
 	readsBefore := d.readsOf(rsFailing)
 
 	h, rec := connect(t, url, &host.Options{BackoffMin: time.Millisecond, BackoffMax: 4 * time.Millisecond})
