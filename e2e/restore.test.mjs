@@ -165,6 +165,27 @@ describe("demo: workspace restore across reloads", () => {
       return JSON.parse(localStorage.getItem(k)).attachments.map((a) => a.uri).join(" ") === n
     }, [WELCOME, NEW, ACCESS].join(" "), { timeout: 10000 })
 
+    // The API's promises settle: aborted, malformed, wrong server.
+    const settled = await page.evaluate(async () => {
+      const host = window.demo.host
+      const snap = await host.snapshot()
+      const before = JSON.stringify(host.attachments().map((a) => a.uri))
+      const ac = new AbortController()
+      const p = host.restore(snap, { signal: ac.signal })
+      ac.abort()
+      const out = {}
+      try { await p; out.aborted = "resolved" } catch (e) { out.aborted = `${e.name} ${e.kind}` }
+      for (const [k, bad] of Object.entries({ notObject: "x", noAttachments: { version: 1, digestAlg: "sha-256" }, otherServer: { ...snap, server: "ws://127.0.0.1:1/mcp" }, newer: { ...snap, version: 2 } })) {
+        try { await host.restore(bad); out[k] = "resolved" } catch (e) { out[k] = `${e.kind} ${e.data?.field}` }
+      }
+      out.unchanged = JSON.stringify(host.attachments().map((a) => a.uri)) === before
+      return out
+    })
+    assert.deepEqual(settled, {
+      aborted: "AbortError cancelled", notObject: "invalid snapshot", noAttachments: "invalid snapshot.attachments",
+      otherServer: "invalid snapshot.server", newer: "invalid snapshot.version", unchanged: true,
+    })
+
     assert.deepEqual(page.problems, [])
     await page.close()
   })
