@@ -48,7 +48,8 @@ type RestoreResult struct {
 	Parts []attach.Attachment
 	// Err is why the document is gone, failed or refused.
 	Err error
-	// Suggestions (gone only) are the closest listed documents, best first.
+	// Suggestions (gone only) are the closest listed documents not already
+	// in the context, best first ([attach.Suggest]).
 	Suggestions []attach.Suggestion
 	// SuggestionsIncomplete says the listing did not complete in time (no
 	// suggestions) or was truncated or failed (suggestions from what was

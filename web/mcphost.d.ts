@@ -374,7 +374,7 @@ export interface RestoreResult {
   parts?: Attachment[]
   /** Why it is gone, failed or refused. */
   error?: MCPError
-  /** Gone only: up to 5 listed documents, best first, ranked by word and
+  /** Gone only: up to 5 listed documents not already in the context, best first, ranked by word and
    * path-segment overlap with the old title, name and URI (a rename such as
    * on-call-escalation → oncall-escalation-policy ranks first); none below
    * a minimum score. Pass one to {@link Host.replace}. */
