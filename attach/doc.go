@@ -54,6 +54,16 @@
 // delimiters, thousands of reference definitions in one paragraph), is not
 // rendered: HTML is its escaped text in a <pre> and a warning says why.
 //
+// # Suggestions
+//
+// [Suggest] ranks listed descriptors against one that is gone (a restored
+// conversation names a document the server renamed): by word overlap of
+// titles, names and last URI segments, compounds and prefixes included,
+// and by shared folders, top [MaxSuggestions] with a score, none below
+// [MinSuggestionScore]. The picker's subsequence matcher only breaks ties:
+// a rename that changes letters ("on-call-escalation" to
+// "oncall-escalation-policy") defeats it.
+//
 // # Limits
 //
 // Parts over [Options.MaxPartBytes] (20 MiB decoded) and parts that would

@@ -39,6 +39,17 @@
 // in the context. [Host.Hint] tells a picker the same before anything is
 // read, and [ToolUI] reads a tool's MCP Apps metadata (modelVisible).
 //
+// # Restore
+//
+// [Host.Snapshot] saves the context with stable SHA-256 part digests
+// (Options.Digest: crypto/sha256 natively, WebCrypto in the page);
+// [Host.Restore] re-attaches a snapshot's documents through the same state
+// machine (one watch change for all, reads bounded in number and retried
+// with capped backoff) and reports each as unchanged, changed, gone (with
+// [attach.Suggest]ions), failed or refused, keeping the snapshot's copy gone
+// or stale where it promises to; [Host.Replace] swaps a gone document for a
+// suggestion in place (restore.go).
+//
 // # Events
 //
 // updated fires only when content changed (part count, or a part's uri,

@@ -26,12 +26,14 @@ const (
 	EventListProgress = "listprogress"
 	EventDisconnected = "disconnected"
 	EventReconnected  = "reconnected"
+	// EventRestored: a restore settled; Restored holds its results.
+	EventRestored = "restored"
 )
 
 // An Event is one notification to the embedding page. Which fields are set
 // depends on Type: updated {URI, Parts}, fresh {URI}, stale {URI, Reason},
 // gone {URI}, superseded {URI}, listchanged {}, listprogress {Resources,
-// Templates, Done, Truncated, Errors}, disconnected {Reason}, reconnected {}.
+// Templates, Done, Truncated, Errors}, disconnected {Reason}, reconnected {}, restored {Restored}.
 type Event struct {
 	Type      string
 	URI       string
@@ -42,6 +44,8 @@ type Event struct {
 	Done      bool
 	Truncated bool
 	Errors    []string
+	// Restored is the results of a restore (restored).
+	Restored []RestoreResult
 }
 
 // eventQueue delivers events to Options.OnEvent one at a time, in the order

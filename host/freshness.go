@@ -70,6 +70,9 @@ type entry struct {
 	applied  uint64    // ticket of the copy in parts
 	making   uint64    // ticket of the read whose attachments are being made (0: none)
 
+	// seed is set while a restore owns the entry's first read (restore.go).
+	seed *seed
+
 	joins   []*waiter // Attach calls waiting for the pending phase to end
 	waiters []*waiter // calls waiting for a read with ticket >= target
 }
@@ -213,11 +216,29 @@ func (h *Host) worker(e *entry) {
 			dl = time.Now().Add(h.callTimeout())
 		}
 		s := h.sess
-		retry := e.phase == phaseAttached
+		// A restore's reads are retried from the first, and bounded in
+		// number by its semaphore.
+		retry := e.phase == phaseAttached || e.seed != nil
+		var sem chan struct{}
+		if e.seed != nil {
+			sem = e.seed.sem
+		}
 		h.mu.Unlock()
 
 		ctx, cancel := context.WithDeadline(e.ctx, dl)
-		res, err := h.readRetry(ctx, s, e.uri, retry)
+		var res *bridge.ReadResult
+		var err error
+		if sem == nil {
+			res, err = h.readRetry(ctx, s, e.uri, retry)
+		} else {
+			select {
+			case sem <- struct{}{}:
+				res, err = h.readRetry(ctx, s, e.uri, retry)
+				<-sem
+			case <-ctx.Done():
+				err = ctxError(ctx, e.uri)
+			}
+		}
 		timedOut := ctx.Err() != nil
 		cancel()
 
@@ -395,6 +416,16 @@ func (h *Host) failed(e *entry, t uint64, s session, why string, timedOut bool, 
 			if h.sess == s {
 				e.verdict = true // not reconnected yet: resync re-watches
 			}
+			return
+		}
+		if e.seed != nil && e.seed.copy {
+			// A restore with the snapshot's copy decides what stays: it
+			// keeps the entry (gone or stale) or removes it (refused).
+			for _, w := range e.joins {
+				w.ch <- err
+			}
+			e.joins = nil
+			e.settleWaiters(t, err)
 			return
 		}
 		h.remove(e, err)

@@ -71,6 +71,11 @@ type Options struct {
 	// Withheld [WithheldTooLarge]: not for the model, with a warning, until
 	// [Host.Include].
 	MaxModelTokens int64
+	// Digest computes the stable part digests of snapshots and restores
+	// (SHA-256, lowercase hex). Natively nil means crypto/sha256; the
+	// wasm module passes the page's WebCrypto, so that crypto/sha256 is
+	// not linked into it.
+	Digest DigestFunc
 	// Dedupe configures the ledger.
 	Dedupe dedupe.Options
 	// OnEvent receives events, one at a time, in order.

@@ -71,6 +71,9 @@ func main() {
 	export("refresh", a.async(a.refresh))
 	export("callTool", a.async(a.callTool))
 	export("include", a.async(a.include))
+	// Workspace restore (restore_js.go): one export for its three calls,
+	// since each async export costs ~4 KB of code.
+	export("restore", a.async(a.restoreOp))
 	// Synchronous: (hostID, ...args) -> [err, value].
 	export("cancel", a.cancel)
 	export("info", a.sync(a.info))
@@ -414,7 +417,7 @@ func (a *api) connect(args []js.Value) any {
 
 // hostOptions reads the normalized options object mcphost.js passes.
 func hostOptions(o js.Value) (*host.Options, error) {
-	opts := &host.Options{}
+	opts := &host.Options{Digest: webCryptoDigest}
 	if o.Type() != js.TypeObject {
 		return opts, nil
 	}
@@ -486,6 +489,8 @@ func eventValue(e host.Event) (string, js.Value) {
 		o.strs("errors", e.Errors, false)
 	case host.EventDisconnected:
 		o.str("reason", e.Reason)
+	case host.EventRestored:
+		return string(o.close()), resultsValue(e.Restored)
 	}
 	return string(o.close()), js.Undefined()
 }

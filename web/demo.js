@@ -30,6 +30,7 @@ const state = {
   pendingTemplate: null, // { template, host } while the picker asks for a template's arguments
   pendingMention: null, // { uri, label } between the picker's mcp-attach and its insertion into the composer
   prompt: null, // the prompt chosen with "/" for the next Send: the picker's mcp-prompt detail
+  restoring: false, // while the last visit's snapshot is being restored (nothing is saved meanwhile)
 }
 
 const picker = document.querySelector("mcp-mention")
@@ -214,6 +215,7 @@ async function start(blind) {
   picker.hosts = [host]
   loadDescriptors(host)
   loadTools()
+  if (!old) await restoreSaved(host) // workspace restore: the chips of the last visit
   // carry the chips over: the new session gets the same context
   for (const uri of uris) {
     try {
@@ -453,11 +455,13 @@ function renderChips() {
         errors.length ? h("span", { class: "badge badge-error", text: `${errors.length} failed` }) : null,
         h("span", { class: "visually-hidden", text: warnings.length ? `, warnings: ${warnings.join("; ")}` : "" })),
       h("button", { type: "button", class: "chip-x", "aria-label": `Remove ${name}`, title: "Detach", onclick: () => detach(uri), text: "×" }))
+    movedOffer(li, uri, d, st) // workspace restore
     ul.append(li)
   }
   if (state.prompt) ul.prepend(promptChip(state.prompt))
   ul.hidden = state.docs.size === 0 && !state.prompt
   renderEstimate()
+  scheduleSave() // workspace restore
 }
 
 function renderEstimate() {
@@ -1223,6 +1227,126 @@ for (const t of TABS) {
     e.preventDefault()
     selectTab(TABS[(next + TABS.length) % TABS.length], true)
   })
+}
+
+// ---- workspace restore (issue 17) ----
+//
+// The chips survive a reload: every change of the context saves
+// host.snapshot() in localStorage, per server URL (with the documents'
+// content, or without it when the quota is exceeded); the next visit
+// restores it. A document that moved or was deleted meanwhile keeps a gone
+// chip that says so and offers the server's closest documents: one click
+// replaces it in place (host.replace).
+
+const SNAPSHOT_KEY = `mcphost-demo.snapshot:${wsUrl}`
+let saveTimer = 0
+let saving = Promise.resolve()
+
+function scheduleSave() {
+  if (state.restoring || !state.host) return
+  clearTimeout(saveTimer)
+  saveTimer = setTimeout(() => {
+    saving = saving.then(saveSnapshot)
+  }, 150)
+}
+
+async function saveSnapshot() {
+  const host = state.host
+  if (!host || state.restoring) return
+  try {
+    let snap = await host.snapshot({ includeContent: true })
+    try {
+      localStorage.setItem(SNAPSHOT_KEY, JSON.stringify(snap))
+    } catch (e) {
+      if (e?.name !== "QuotaExceededError") throw e
+      // Too large with the documents in it: keep the URIs and digests.
+      snap = await host.snapshot()
+      localStorage.setItem(SNAPSHOT_KEY, JSON.stringify(snap))
+      document.body.dataset.savedContent = "false"
+    }
+    if (host === state.host) document.body.dataset.saved = String(snap.attachments.length)
+  } catch (e) {
+    toast(`Could not save the attached documents for the next visit: ${e.message}`, "warn")
+  }
+}
+
+async function restoreSaved(host) {
+  let snap
+  try {
+    snap = JSON.parse(localStorage.getItem(SNAPSHOT_KEY) || "null")
+  } catch {
+    snap = null
+  }
+  if (!snap) return
+  state.restoring = true
+  try {
+    const results = await host.restore(snap, { timeoutMs: 15000 })
+    for (const r of results) {
+      if (r.outcome === "refused") {
+        toast(`Could not reopen ${shortName(r.uri)}: ${r.error?.message}`, "error")
+        continue
+      }
+      if (r.outcome === "failed" && !r.parts) {
+        toast(`Could not reopen ${shortName(r.uri)}: ${r.error?.message}`, "warn")
+        continue
+      }
+      // A gone document without a saved copy still gets its chip, for its suggestions.
+      state.docs.set(r.uri, { parts: r.parts || [], flash: false, restored: r })
+      if (!state.descriptors.has(r.uri)) {
+        const old = snap.attachments.find((a) => a.uri === r.uri)
+        if (old?.title || old?.name) state.titles.set(r.uri, old.title || old.name)
+      }
+    }
+    document.body.dataset.restored = results.map((r) => r.outcome).join(" ")
+  } catch (e) {
+    // Another server's, a newer format or damaged: start empty, say why.
+    toast(`Could not reopen the last visit's documents: ${e.message}`, "warn")
+    if (e.kind === "invalid") localStorage.removeItem(SNAPSHOT_KEY)
+    document.body.dataset.restored = "none"
+  } finally {
+    state.restoring = false
+  }
+  renderChips()
+}
+
+/** Adds to a gone chip what happened and, for a restored one, its suggestions. */
+function movedOffer(li, uri, d, st) {
+  if (st !== "gone") return
+  const sugg = d.restored?.outcome === "gone" ? d.restored.suggestions || [] : []
+  li.classList.add("has-moved")
+  const box = h("div", { class: "chip-moved", role: "group", "aria-label": `${shortName(uri)} moved or was deleted` },
+    h("span", { class: "chip-moved-text", text: sugg.length ? "Moved or deleted on the server. Did you mean:" : "Moved or deleted on the server; not sent to the model." }))
+  for (const s of sugg.slice(0, 3)) {
+    box.append(h("button", {
+      type: "button", class: "chip-suggestion", "data-uri": s.uri, title: displayText(s.uri),
+      "aria-label": `Replace with ${displayText(s.title || s.name || s.uri)}`,
+      onclick: () => chooseSuggestion(uri, s.uri),
+      text: displayText(s.title || s.name || s.uri),
+    }))
+  }
+  if (d.restored?.suggestionsIncomplete && !sugg.length) box.append(h("span", { class: "muted", text: "(the server's list did not arrive in time)" }))
+  li.append(box)
+}
+
+async function chooseSuggestion(oldUri, newUri) {
+  const host = state.host
+  if (!host) return
+  try {
+    const parts = await host.replace(oldUri, newUri)
+    const docs = new Map()
+    for (const [u, d] of state.docs) {
+      if (u === oldUri) docs.set(newUri, { parts, flash: false })
+      else if (u !== newUri) docs.set(u, d)
+    }
+    state.docs = docs
+    if (state.selected === oldUri || !state.selected) state.selected = newUri
+    toast(`Replaced ${shortName(oldUri)} with ${shortName(newUri)}`)
+    renderChips()
+    renderPreview()
+    renderFigures()
+  } catch (e) {
+    toast(`Could not replace ${shortName(oldUri)}: ${e.message}`, "error")
+  }
 }
 
 // ---- resource-blind switch ----

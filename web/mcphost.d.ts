@@ -250,6 +250,36 @@ export interface Host extends EventTarget {
   /** Dedupe figures of this host's session. */
   figures(): Figures
 
+  // ---- workspace restore ----
+  /** The attached documents (in context order, pending ones not yet) as a
+   * plain JSON-serialisable object to save with a conversation: per URI its
+   * descriptor fields, state and a stable SHA-256 digest of each part
+   * (computed with the page's WebCrypto, so it needs a secure context:
+   * https, or http on 127.0.0.1/localhost; elsewhere it rejects with kind
+   * "unsupported"). With includeContent, the parts themselves too (text,
+   * and bytes as base64 only inside the snapshot), so a document that is
+   * gone or unreachable at restore keeps its copy. Reads nothing. */
+  snapshot(options?: SnapshotOptions): Promise<Snapshot>
+  /** Re-attaches every document of a snapshot taken on this server (any
+   * protocol revision): in parallel (a few reads at a time), after one
+   * subscription change for all of them, never from a cache; a URI already
+   * attached is re-read, never duplicated. Resolves with one result per URI,
+   * in snapshot order (see {@link RestoreResult}), and fires `restored` with
+   * the same list. A snapshot of another server URL, of a newer version or
+   * malformed rejects with kind "invalid" whose data.field names the field
+   * ("snapshot.attachments[2].uri"), and changes nothing. timeoutMs
+   * (default 30000) bounds the whole restore: a read still going is
+   * "failed" (kind "timeout"), and suggestions still waiting for the
+   * listing are empty with suggestionsIncomplete. An aborted signal rejects
+   * with kind "cancelled" and leaves out what was not settled. */
+  restore(snapshot: Snapshot, options?: CallOptions): Promise<RestoreResult[]>
+  /** Swaps the attached document oldUri (typically gone, for one of its
+   * suggestions) for newUri in the same position in the context and
+   * resolves with newUri's parts. newUri is read as by attach(); when that
+   * fails, oldUri stays as it was. An oldUri that is not attached, or
+   * newUri equal to it, rejects with kind "invalid". */
+  replace(oldUri: string, newUri: string, options?: CallOptions): Promise<Attachment[]>
+
   /** Ends the session and stops reconnecting; pending calls reject with kind
    * "cancelled", later calls with kind "unavailable". Idempotent. */
   close(): Promise<void>
@@ -294,6 +324,94 @@ export interface HostEventMap {
   disconnected: CustomEvent<{ reason: string }>
   /** Reconnected, re-initialized, re-subscribed and re-read; nothing in the context was lost. */
   reconnected: CustomEvent<Record<string, never>>
+  /** A restore() settled: the same results it resolved with. */
+  restored: CustomEvent<{ results: RestoreResult[] }>
+}
+
+/** Options of {@link Host.snapshot}. */
+export interface SnapshotOptions extends CallOptions {
+  /** Put each part's text or bytes (base64) in the snapshot. Default false. */
+  includeContent?: boolean
+}
+
+/** A saved context, from {@link Host.snapshot}; plain JSON. */
+export interface Snapshot {
+  /** The snapshot format: 1. A newer one is refused by restore(). */
+  version: 1
+  /** The server URL the host was connected to (restore() accepts only its own). */
+  server: string
+  /** The revision spoken when it was taken (informative: any revision restores). */
+  protocolVersion: string
+  /** When it was taken, ISO 8601 UTC. */
+  takenAt: string
+  digestAlg: "sha-256"
+  attachments: SnapshotAttachment[]
+}
+
+/** One attached document of a {@link Snapshot}. */
+export interface SnapshotAttachment {
+  uri: string
+  /** Its listed descriptor's fields, when it was listed. */
+  name?: string
+  title?: string
+  mimeType?: string
+  /** The state its parts add up to (gone, stale or superseded when any part is). */
+  state: AttachmentState
+  parts: SnapshotPart[]
+}
+
+/** One part of a {@link SnapshotAttachment}. */
+export interface SnapshotPart {
+  uri: string
+  kind: "text" | "binary" | "error"
+  /** The mimeType the server declared. */
+  mimeType?: string
+  /** Lowercase hex SHA-256 of the payload (the text's UTF-8, a blob's
+   * decoded bytes); absent for error parts. */
+  digest?: string
+  /** With includeContent: the text of a text part... */
+  text?: string
+  /** ...or the standard base64 of a binary part's bytes. */
+  blob?: string
+  _meta?: Record<string, unknown>
+}
+
+/** What restore() did with one URI of a snapshot:
+ * - "unchanged": the digests are equal; its parts are fresh; no `updated` event.
+ * - "changed": new parts (an `updated` event fires when the page held no copy).
+ * - "gone": not found. The snapshot's copy, when it has one, is kept with
+ *   state "gone" (not for the model); suggestions are the closest listed
+ *   documents.
+ * - "failed": retryable errors were retried with capped backoff, then the
+ *   snapshot's copy, when it has one, is kept "stale" with the error as a
+ *   warning; without one nothing is kept.
+ * - "refused": the server refused the read (kind "invalid" or
+ *   "unsupported"); nothing is kept. */
+export interface RestoreResult {
+  uri: string
+  outcome: "unchanged" | "changed" | "gone" | "failed" | "refused"
+  /** The copy now in the context; absent when nothing is kept. */
+  parts?: Attachment[]
+  /** Why it is gone, failed or refused. */
+  error?: MCPError
+  /** Gone only: up to 5 listed documents not already in the context, best first, ranked by word and
+   * path-segment overlap with the old title, name and URI (a rename such as
+   * on-call-escalation → oncall-escalation-policy ranks first); none below
+   * a minimum score. Pass one to {@link Host.replace}. */
+  suggestions?: Suggestion[]
+  /** The listing did not complete within timeoutMs (suggestions are then
+   * empty), or was truncated or failed (suggestions from what was listed). */
+  suggestionsIncomplete?: boolean
+}
+
+/** A listed document close to a gone one. */
+export interface Suggestion {
+  uri: string
+  name: string
+  title?: string
+  mimeType?: string
+  /** In (0, 1]: 1 is the same words in the same folder. */
+  score: number
 }
 
 export type AttachmentState = "fresh" | "stale" | "gone" | "superseded"

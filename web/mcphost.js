@@ -389,6 +389,15 @@ function fixAttachments(atts) {
   return atts
 }
 
+// fixResults turns restore results' plain errors into MCPErrors.
+function fixResults(results) {
+  for (const r of results) {
+    if (r.error) r.error = fromGo(r.error)
+    if (r.parts) fixAttachments(r.parts)
+  }
+  return results
+}
+
 function wsURL(url) {
   const base = typeof location !== 'undefined' ? location.href : undefined
   const u = new URL(String(url), base)
@@ -442,7 +451,8 @@ class Host extends EventTarget {
 
   _event(type, detailJSON, parts) {
     const detail = JSON.parse(detailJSON)
-    if (parts !== undefined) detail.parts = fixAttachments(parts)
+    if (type === 'restored') detail.results = fixResults(parts)
+    else if (parts !== undefined) detail.parts = fixAttachments(parts)
     if (type === 'reconnected') this.#loadInfo()
     if (this.#ready) this.#dispatch(type, detail)
     else this.#queued.push([type, detail])
@@ -545,6 +555,24 @@ class Host extends EventTarget {
   }
   figures() {
     return this.#sync('figures')
+  }
+
+  // ---- workspace restore (issue 17): snapshot, restore, replace ----
+  snapshot(options) {
+    return this.#async('restore', options, 'snapshot', !!options?.includeContent)
+  }
+  async restore(snapshot, options) {
+    let json
+    try {
+      json = snapshot !== null && typeof snapshot === 'object' && !Array.isArray(snapshot) ? JSON.stringify(snapshot) : undefined
+    } catch (e) {
+      throw new MCPError(`snapshot: not JSON (${e?.message ?? e})`, { kind: 'invalid', data: { field: 'snapshot' } })
+    }
+    if (json === undefined) throw new MCPError('snapshot: not an object', { kind: 'invalid', data: { field: 'snapshot' } })
+    return fixResults(await this.#async('restore', options, 'restore', json))
+  }
+  async replace(oldUri, newUri, options) {
+    return fixAttachments(await this.#async('restore', options, 'replace', String(oldUri), String(newUri)))
   }
   async close() {
     if (this.#closed) return
