@@ -67,7 +67,7 @@ func Suggest(old Resource, cands []Resource) []Suggestion {
 		tier := 0
 		for _, f := range []string{c.Name, c.Title, c.URI} {
 			fl := newField(f)
-			if t, _ := fl.match(&q, buf, true); t > tier {
+			if t, _ := fl.match(&q, buf, true, tierScattered); t > tier {
 				tier = t
 			}
 		}
