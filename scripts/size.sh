@@ -17,7 +17,9 @@ row web/mcphost.js
 if [ -f web/mcphost.wasm ] && [ $check = 0 ]; then
   echo "largest packages (raw code bytes, from an unstripped build of ./wasm; brotli is ~1/5 of raw):"
   tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-  GOOS=js GOARCH=wasm go build -trimpath -o "$tmp/m.wasm" ./wasm
+  # The Makefile's gcflags, so the attribution matches the module.
+  gcflags=$(make -s --no-print-directory print-wasm-gcflags)
+  GOOS=js GOARCH=wasm go build -trimpath $gcflags -o "$tmp/m.wasm" ./wasm
   GOOS=js GOARCH=wasm go list -deps ./wasm > "$tmp/deps.txt"
   (cd bench && go run ./wasmsize -top 20 -deps "$tmp/deps.txt" "$tmp/m.wasm") # bench/ is a module of its own
 fi

@@ -94,6 +94,11 @@ type asyncFn func(ctx context.Context, h *host.Host, id int, args []js.Value) (j
 
 // async adapts fn to (hostID, callID, timeoutMs, done, ...args): it returns
 // at once and answers done(err, value) from a goroutine, exactly once.
+//
+// Not inlined: inlined, each export carried its own copy of the closure
+// below (~2.5 KB of code each, a dozen of them).
+//
+//go:noinline
 func (a *api) async(fn asyncFn) func(args []js.Value) any {
 	return func(args []js.Value) any {
 		if len(args) < 4 || args[3].Type() != js.TypeFunction {

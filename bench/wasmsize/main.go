@@ -22,6 +22,7 @@ import (
 func main() {
 	top := flag.Int("top", 15, "packages to print")
 	deps := flag.String("deps", "", "file listing the module's package paths, one a line (go list -deps), to name packages exactly")
+	funcs := flag.String("funcs", "", "print the largest functions of this package instead")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: wasmsize [-top N] FILE.wasm")
@@ -51,6 +52,26 @@ func main() {
 		for p := range strings.FieldsSeq(string(list)) {
 			known[mangle(p)] = p
 		}
+	}
+	if *funcs != "" {
+		type fn struct {
+			name string
+			size int
+		}
+		var fs []fn
+		for i, n := range m.bodies {
+			if name := m.names[m.imported+i]; pkgOf(name, known) == *funcs {
+				fs = append(fs, fn{name, n})
+			}
+		}
+		sort.Slice(fs, func(i, j int) bool { return fs[i].size > fs[j].size })
+		for i, f := range fs {
+			if i == *top {
+				break
+			}
+			fmt.Printf("%10d  %s\n", f.size, f.name)
+		}
+		return
 	}
 	byPkg := map[string]int{}
 	for i, n := range m.bodies {
