@@ -204,7 +204,7 @@ func (s *Store) Close() error {
 
 // delta is one session's counts in a batch.
 type delta struct {
-	start                                               *docserver.Event
+	start                                              *docserver.Event
 	lists, reads, fetches, duplicates, searches, links int64
 }
 
