@@ -522,4 +522,3 @@ func writeFile(t *testing.T, dir, name, content string) string {
 	}
 	return p
 }
-
