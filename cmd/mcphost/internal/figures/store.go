@@ -337,6 +337,9 @@ func (s *Store) Figures(ctx context.Context, since time.Time) ([]docserver.Figur
 // transaction, and forgets sessions and evaluations older than before
 // (and the oldest sessions past 1,000,000 rows).
 func (s *Store) SaveEvaluation(ctx context.Context, at time.Time, figs []docserver.Figures, decided []docserver.Decision, before time.Time) error {
+	if err := s.Flush(ctx); err != nil { // so that pruning sees every session
+		return err
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
