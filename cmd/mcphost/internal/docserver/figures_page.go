@@ -261,7 +261,11 @@ func chartOf(c clientReport, g Gate) *chart {
 		ch.X, ch.Y = x, y(p.Reach)
 	}
 	ch.Points, ch.Last, ch.Single = b.String(), c.Series[len(c.Series)-1], len(c.Series) == 1
-	ch.First, ch.End = first.Format("2006-01-02 15:04"), last.Format("2006-01-02 15:04")
+	layout := "2006-01-02 15:04"
+	if span < 24*time.Hour {
+		layout = "2006-01-02 15:04:05"
+	}
+	ch.First, ch.End = first.UTC().Format(layout), last.UTC().Format(layout+" UTC")
 	return ch
 }
 
@@ -336,7 +340,8 @@ or its reach rises above <strong>{{plus .Gate.Reach .Hysteresis}}</strong> ({{nu
 <thead><tr><th scope="col">time</th><th scope="col">fetch_document</th><th scope="col">why</th><th scope="col">thresholds then</th></tr></thead>
 <tbody>{{range .History}}<tr><td>{{when .At}}</td><td>{{if .Fetch}}<span class="on">given</span>{{else}}<span class="off">not given</span>{{end}}</td><td>{{.Reason}}</td>
 <td>reach {{num .Gate.Reach}}, duplicates {{num .Gate.Duplicates}}, min {{.Gate.MinSessions}} sessions, window {{.Gate.Window}}</td></tr>{{end}}</tbody>
-</table>{{else}}<p class="note">No decision stored for this client yet.</p>{{end}}
+</table>{{else if not .Client.Known}}<p class="note">Never gated: the sessions gave no clientInfo.</p>{{else}}<p class="note">No decision stored for this client yet (fewer than {{$.Gate.MinSessions}} sessions in the window).</p>{{end}}
+{{if eq .Decision "forced"}}<p class="note">Forced by <code>-resource-blind</code>: its figures are recorded and the gate's decisions stored, but it gets <code>fetch_document</code> whatever they say.</p>{{end}}
 </section>
 {{end}}
 </main>
