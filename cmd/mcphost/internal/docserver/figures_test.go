@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcphost/mcphost/bridge"
 	"github.com/mcphost/mcphost/cmd/mcphost/internal/mcptest"
@@ -167,4 +168,28 @@ func TestSessionFigures(t *testing.T) {
 	if got := count(unknown); !maps.Equal(got, map[EventKind]int{EventSessionStart: 1, EventList: 1}) || unknown[0].Client.Label() != "unknown (no clientInfo)" {
 		t.Errorf("unknown session counted %v (%+v)", got, unknown[0].Client)
 	}
+}
+
+// FuzzClientString checks cut, which bounds what a client's clientInfo
+// puts into the figures: valid UTF-8, at most n bytes, no control
+// characters, a prefix of the cleaned input, deterministic.
+func FuzzClientString(f *testing.F) {
+	for _, s := range []string{"", "claude-desktop", strings.Repeat("é", 100), "a\x00b\x1fc\x7f", "\xff\xfe<script>", "日本語のクライアント"} {
+		f.Add(s, 10)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n < 0 || n > 1<<10 {
+			return
+		}
+		got := cut(s, n)
+		if len(got) > n || !utf8.ValidString(got) || strings.ContainsFunc(got, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			t.Fatalf("cut(%q, %d) = %q", s, n, got)
+		}
+		if cut(s, n) != got || cut(got, n) != got {
+			t.Fatalf("cut(%q, %d) is not deterministic or idempotent", s, n)
+		}
+		if clean := cut(s, len(s)*3+3); !strings.HasPrefix(clean, got) {
+			t.Fatalf("cut(%q, %d) = %q is not a prefix of %q", s, n, got, clean)
+		}
+	})
 }
