@@ -490,6 +490,8 @@ func TestFiguresFlags(t *testing.T) {
 		{[]string{"-gate-duplicates", "-0.1"}, "-gate-duplicates must be a fraction in [0, 1]"},
 		{[]string{"-gate-min-sessions", "0"}, "-gate-min-sessions must be positive"},
 		{[]string{"-figures-token", "f", "-no-web"}, "-figures-token has no effect with -no-web"},
+		{[]string{"-stdio", "x", "-figures", "f.db"}, "-figures applies to the documents server only"},
+		{[]string{"-upstream", "http://127.0.0.1:1/mcp", "-gate-reach", "0.1"}, "-gate-reach applies to the documents server only"},
 	} {
 		if _, err := parseFlags(c.args, io.Discard); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%q: %v, want %q", c.args, err, c.err)

@@ -225,6 +225,19 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q (quote the -stdio command)", fs.Args())
 	}
+	if cfg.stdio != "" || cfg.upstream != "" {
+		// The figures and the gate are the documents server's: a gateway
+		// records nothing, so asking for them is a mistake worth saying.
+		var docsOnly string
+		fs.Visit(func(f *flag.Flag) {
+			if docsOnly == "" && (f.Name == "figures" || f.Name == "figures-token" || strings.HasPrefix(f.Name, "gate-")) {
+				docsOnly = f.Name
+			}
+		})
+		if docsOnly != "" {
+			return nil, fmt.Errorf("-%s applies to the documents server only, not to the -stdio or -upstream gateway", docsOnly)
+		}
+	}
 	sources := 0
 	for _, s := range []string{cfg.docsDir, cfg.stdio, cfg.upstream} {
 		if s != "" {
