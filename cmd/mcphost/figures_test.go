@@ -220,7 +220,8 @@ func session(t *testing.T, host, name string, i int) bool {
 
 // TestFiguresGate drives 200 scripted sessions of three clients through
 // the real server over WebSocket (min sessions lowered to 20, the gate
-// re-derived every second) and checks the figures, the decisions, their
+// re-derived every second; each client's first 20 sessions run before any
+// can be decided, as a session's tools come from the sessions before it) and checks the figures, the decisions, their
 // persistence across a restart, and that fetch_document appears and
 // disappears for the right clients at their next session (issue 17 §2).
 func TestFiguresGate(t *testing.T) {
@@ -240,7 +241,7 @@ func TestFiguresGate(t *testing.T) {
 
 	// Phase 1: nobody is decided yet, so nobody has fetch_document.
 	for _, n := range []string{neverReads, readsOnly, fetchesDups} {
-		phase(n, 30, false)
+		phase(n, 20, false)
 	}
 	f := waitFigures(t, host, "the first decisions", func(f *figuresJSON) bool {
 		for _, n := range []string{neverReads, readsOnly, fetchesDups} {
@@ -263,18 +264,18 @@ func TestFiguresGate(t *testing.T) {
 	}
 	check(f, neverReads, func(i int) string {
 		c := f.Clients[i]
-		if fg := c.Figures; fg.Sessions != 30 || fg.Listing != 30 || fg.Reading != 0 || fg.ListWithoutRead != 30 || fg.Searches != 30 || fg.Fetches != 0 {
+		if fg := c.Figures; fg.Sessions != 20 || fg.Listing != 20 || fg.Reading != 0 || fg.ListWithoutRead != 20 || fg.Searches != 20 || fg.Fetches != 0 {
 			return "figures after phase 1"
 		}
 		if c.Decision != "gated" || !c.FetchDocument || len(c.History) != 1 || !c.History[0].Fetch ||
-			!strings.Contains(c.History[0].Reason, "read reach 0.000 (0 of 30 sessions) < 0.20") || c.History[0].Gate.MinSessions != 20 {
+			!strings.Contains(c.History[0].Reason, "read reach 0.000 (0 of 20 sessions) < 0.20") || c.History[0].Gate.MinSessions != 20 {
 			return "want gated for read reach 0 < 0.20"
 		}
 		return ""
 	})
 	check(f, readsOnly, func(i int) string {
 		c := f.Clients[i]
-		if fg := c.Figures; fg.Sessions != 30 || fg.Reading != 30 || fg.ListWithoutRead != 0 || c.Reach != 1 {
+		if fg := c.Figures; fg.Sessions != 20 || fg.Reading != 20 || fg.ListWithoutRead != 0 || c.Reach != 1 {
 			return "figures after phase 1"
 		}
 		if c.Decision != "not gated" || c.FetchDocument || len(c.History) != 1 || c.History[0].Fetch || !strings.Contains(c.History[0].Reason, "not gated") {
@@ -330,11 +331,11 @@ func TestFiguresGate(t *testing.T) {
 	check(f, fetchesDups, func(i int) string {
 		c := f.Clients[i]
 		k := int64(offered)
-		if fg := c.Figures; fg.Sessions != 60 || fg.Fetches != 2*k || fg.Duplicates != k || fg.Reading != 0 || c.DuplicateRate != 0.5 {
+		if fg := c.Figures; fg.Sessions != 50 || fg.Fetches != 2*k || fg.Duplicates != k || fg.Reading != 0 || c.DuplicateRate != 0.5 {
 			return fmt.Sprintf("figures after phase 2 (%d sessions with fetch_document)", k)
 		}
 		h := c.History[1]
-		if c.Decision != "not gated" || c.FetchDocument || h.Fetch || h.Figures.Sessions < 31 ||
+		if c.Decision != "not gated" || c.FetchDocument || h.Fetch || h.Figures.Sessions < 21 ||
 			!regexp.MustCompile(`^duplicate rate 0\.(3[1-9]|[4-9]\d)\d \(\d+ of \d+ fetch_document calls\) > 0\.30$`).MatchString(h.Reason) {
 			return "want fetch_document taken for duplicates, though its reach (0) is below the threshold"
 		}
@@ -342,7 +343,7 @@ func TestFiguresGate(t *testing.T) {
 	})
 	check(f, neverReads, func(i int) string {
 		c := f.Clients[i]
-		if fg := c.Figures; fg.Sessions != 60 || fg.Fetches != 30 || fg.Duplicates != 0 || fg.LinksFollowed != 30 || fg.Searches != 60 || fg.Reading != 0 {
+		if fg := c.Figures; fg.Sessions != 50 || fg.Fetches != 30 || fg.Duplicates != 0 || fg.LinksFollowed != 30 || fg.Searches != 50 || fg.Reading != 0 {
 			return "figures after phase 2"
 		}
 		if c.Decision != "gated" || len(c.History) != 1 || len(c.Series) < 2 {
@@ -351,16 +352,16 @@ func TestFiguresGate(t *testing.T) {
 		return ""
 	})
 	check(f, readsOnly, func(i int) string {
-		if c := f.Clients[i]; c.Figures.Sessions != 60 || c.Figures.Fetches != 0 || len(c.History) != 1 {
+		if c := f.Clients[i]; c.Figures.Sessions != 50 || c.Figures.Fetches != 0 || len(c.History) != 1 {
 			return "figures after phase 2"
 		}
 		return ""
 	})
 
 	// Phase 3: the next sessions see the new decisions.
-	phase(neverReads, 7, true)
-	phase(readsOnly, 6, false)
-	phase(fetchesDups, 7, false)
+	phase(neverReads, 17, true)
+	phase(readsOnly, 16, false)
+	phase(fetchesDups, 17, false)
 	if sessions != 200 {
 		t.Fatalf("ran %d sessions, want 200", sessions)
 	}

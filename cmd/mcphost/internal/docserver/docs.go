@@ -212,8 +212,11 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 			if ip.ClientInfo != nil && ip.ClientInfo.Name != "" {
 				c = Client{Name: cut(ip.ClientInfo.Name, maxClientName), Version: cut(ip.ClientInfo.Version, maxClientVersion), Known: true}
 			}
+			// The gate's current decision, taken before this session counts:
+			// a session's tools come from the sessions before it.
+			fetch := c.Known && (s.blind[ip.ClientInfo.Name] || s.gate.fetch(c))
 			t.begin(c)
-			if c.Known && (s.blind[ip.ClientInfo.Name] || s.gate.fetch(c)) {
+			if fetch {
 				s.addFetchTool(srv, p, reads, t)
 				ls.listChanged("tools")
 			}
