@@ -209,7 +209,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.resourceBlind, "resource-blind", "resource-blind-demo", "comma-separated clientInfo.name `NAMES` that always get the fetch_document tool, whatever the\nfigures say (a forced override, reported as such on /figures)")
 	fs.StringVar(&cfg.figures, "figures", "", "documents server: keep the figures and the gate's decisions in this SQLite `FILE` (created if\nmissing; an unwritable path fails the start); without it they are in memory and lost at restart")
 	fs.StringVar(&cfg.figuresToken, "figures-token", "", "serve /figures to anyone with Authorization: Bearer <the token in `FILE`>\n(without it, /figures is served to loopback peers only)")
-	fs.DurationVar(&cfg.gateWindow, "gate-window", 720*time.Hour, "the rolling window of the figures the gate decides from (`DURATION`)")
+	fs.DurationVar(&cfg.gateWindow, "gate-window", 720*time.Hour, "decide from the sessions started within this `DURATION` (a rolling window)")
 	fs.Float64Var(&cfg.gateReach, "gate-reach", 0.20, "give fetch_document to a client whose read reach (reading sessions ÷ sessions) is below `R`;\nit loses it above R + 0.05")
 	fs.Float64Var(&cfg.gateDuplicates, "gate-duplicates", 0.30, "take fetch_document from a client whose duplicate rate (fetches of a document it already had\n÷ fetch_document calls) exceeds `R` (this rule wins)")
 	fs.IntVar(&cfg.gateMinSess, "gate-min-sessions", 50, "decide only for clients with at least `N` sessions in the window (fewer: no change)")
