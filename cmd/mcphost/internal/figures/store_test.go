@@ -225,3 +225,44 @@ func TestStoreMigrates(t *testing.T) {
 	s, _ = open(t, path) // already migrated: opens again
 	s.Close()
 }
+
+// TestRecordDoesNotWaitForTheDisk holds the database file locked by
+// another connection while the writer is writing a batch: Record still
+// returns at once, and every event is written once the lock goes.
+func TestRecordDoesNotWaitForTheDisk(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "figures.db")
+	s, _ := open(t, path)
+	defer s.Close()
+	other, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ctx := context.Background()
+	lock, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lock.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	session(s, "first", alpha, now, docserver.EventRead)
+	flushed := make(chan error, 1)
+	go func() { flushed <- s.Flush(ctx) }() // the writer waits for the lock
+	for i := range 1000 {
+		session(s, fmt.Sprint(i), beta, now, docserver.EventList) // must not wait
+	}
+	if _, err := lock.ExecContext(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	lock.Close()
+	if err := <-flushed; err != nil {
+		t.Fatalf("the batch written after the lock: %v", err)
+	}
+	figs, err := s.Figures(ctx, now.Add(-time.Minute))
+	if err != nil || len(figs) != 2 || figs[0].Sessions != 1000 || figs[0].Listing != 1000 || figs[1].Reading != 1 || s.Dropped() != 0 {
+		t.Errorf("Figures = %+v, %v; dropped %d", figs, err, s.Dropped())
+	}
+}
