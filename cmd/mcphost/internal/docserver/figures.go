@@ -146,7 +146,8 @@ type FiguresStore interface {
 	Series(ctx context.Context, since time.Time, perClient int) ([]Point, error)
 	// Persistent reports whether the figures survive a restart (a file).
 	Persistent() bool
-	// Dropped returns how many events a full queue dropped.
+	// Dropped returns how many events were lost (a full queue, a failed
+	// write).
 	Dropped() int64
 }
 

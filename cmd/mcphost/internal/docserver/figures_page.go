@@ -304,7 +304,7 @@ Last evaluation: {{if .LastEvaluated.IsZero}}none{{else}}{{when .LastEvaluated}}
 and a client's tools change only when a session starts.</p>
 {{if not .Persistent}}<p class="warn">The figures are in memory (no <code>-figures FILE</code>): they and the decisions will not survive a restart.</p>{{end}}
 {{with .LastError}}<p class="warn">The last evaluation failed, the decisions stand: {{.}}</p>{{end}}
-{{if .Dropped}}<p class="warn">{{.Dropped}} events were dropped (the write queue was full).</p>{{end}}
+{{if .Dropped}}<p class="warn">{{.Dropped}} events were lost (the write queue was full, or a write failed: see the log).</p>{{end}}
 
 <h2>Rules</h2>
 <ul>

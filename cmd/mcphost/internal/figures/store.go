@@ -157,7 +157,8 @@ func (s *Store) migrate() error {
 // Persistent reports whether the figures are in a file.
 func (s *Store) Persistent() bool { return s.persistent }
 
-// Dropped returns how many events a full queue dropped.
+// Dropped returns how many events were lost: dropped by a full queue or in
+// a batch that could not be written.
 func (s *Store) Dropped() int64 { return s.dropped.Load() }
 
 // Record queues e; it never blocks (a full queue, or a closed store, drops
@@ -249,6 +250,9 @@ func (s *Store) writer() {
 			}
 		}
 	}
+	// A failing disk is logged once a minute, with the events lost since.
+	var lost int
+	var lastLog time.Time
 	flush := func() error {
 		drain()
 		if n == 0 {
@@ -256,7 +260,12 @@ func (s *Store) writer() {
 		}
 		err := s.write(batch)
 		if err != nil {
-			s.log.Warn("figures: write failed; the batch is lost", "events", n, "err", err)
+			s.dropped.Add(int64(n))
+			lost += n
+			if time.Since(lastLog) >= time.Minute {
+				s.log.Warn("figures: write failed; events lost", "events", lost, "err", err)
+				lost, lastLog = 0, time.Now()
+			}
 		}
 		batch, n = map[string]*delta{}, 0
 		return err
