@@ -12,6 +12,8 @@
 //	        [-max-request BYTES] [-max-queue BYTES] [-write-timeout D] [-first-request-timeout D]
 //	        [-idle-timeout D] [-ping-interval D] [-start-timeout D] [-child-log-rate N]
 //	        [-allowed-hosts NAMES] [-trusted-proxy CIDR]... [-resource-blind NAMES] [-no-web]
+//	        [-figures FILE] [-figures-token FILE] [-gate-window D] [-gate-reach R] [-gate-duplicates R]
+//	        [-gate-min-sessions N] [-gate-every D]
 //
 // Run bare, it serves the sample documents embedded in the binary. See -h.
 //
@@ -45,6 +47,7 @@ import (
 
 	"github.com/mcphost/mcphost/bridge"
 	"github.com/mcphost/mcphost/cmd/mcphost/internal/docserver"
+	"github.com/mcphost/mcphost/cmd/mcphost/internal/figures"
 	"github.com/mcphost/mcphost/cmd/mcphost/internal/gateway"
 	"github.com/mcphost/mcphost/cmd/mcphost/internal/sampledocs"
 	"github.com/mcphost/mcphost/web"
@@ -63,6 +66,8 @@ Usage:
           [-max-request BYTES] [-max-queue BYTES] [-write-timeout D] [-first-request-timeout D]
           [-idle-timeout D] [-ping-interval D] [-start-timeout D] [-child-log-rate N]
           [-allowed-hosts NAMES] [-trusted-proxy CIDR]... [-resource-blind NAMES] [-no-web]
+          [-figures FILE] [-figures-token FILE] [-gate-window D] [-gate-reach R] [-gate-duplicates R]
+          [-gate-min-sessions N] [-gate-every D]
 
 Without a source flag, /mcp is the built-in documents server over the sample
 documents embedded in the binary. With -docs, the same server over a folder
@@ -73,6 +78,13 @@ Every bound below has a default that holds against a hostile client or
 server; README.md's Security section lists them. A refused page learns why
 from GET /mcp with Accept: application/json ({"code","reason","fix"});
 README.md's Troubleshooting section shows each refusal and its fix.
+
+The documents server records per client (clientInfo name and version) its
+sessions and what they did, in SQLite at -figures FILE (in memory without
+it), and gives fetch_document to the clients whose read reach is below
+-gate-reach (re-derived at start and every -gate-every; docs/figures.md has
+the rules). /figures shows the figures and every decision: to loopback
+peers, or with -figures-token to anyone holding the token.
 
 Flags:
 `
@@ -102,6 +114,14 @@ type config struct {
 	proxies       []netip.Prefix
 	resourceBlind string
 	noWeb         bool
+
+	figures        string
+	figuresToken   string
+	gateWindow     time.Duration
+	gateReach      float64
+	gateDuplicates float64
+	gateMinSess    int
+	gateEvery      time.Duration
 
 	// Internal knobs for tests (not flags).
 	pollInterval time.Duration
@@ -192,7 +212,14 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.Var(&cfg.allowedHosts, "allowed-hosts", "Host `NAMES` (comma-separated, repeatable; * wildcard; with or without :port) accepted\nbesides loopback names (DNS rebinding guard); required on a non-loopback -addr without -token-file")
 	fs.Var(&cfg.trustedProxy, "trusted-proxy", "believe X-Forwarded-Proto/-Host and Forwarded only from these reverse proxies' addresses\n(`CIDR`s, comma-separated, repeatable, e.g. 127.0.0.1/32); from anyone else they are ignored")
 	fs.IntVar(&cfg.childLogRate, "child-log-rate", gateway.DefaultLogRate, "gateway: log at most `N` lines per second of a -stdio child's stderr and stray stdout\n(bursts of 10×N); the rest are counted in a summary line")
-	fs.StringVar(&cfg.resourceBlind, "resource-blind", "resource-blind-demo", "comma-separated clientInfo.name `NAMES` that also get the fetch_document tool\n(clients that cannot attach resources themselves)")
+	fs.StringVar(&cfg.resourceBlind, "resource-blind", "resource-blind-demo", "comma-separated clientInfo.name `NAMES` that always get the fetch_document tool, whatever the\nfigures say (a forced override, reported as such on /figures)")
+	fs.StringVar(&cfg.figures, "figures", "", "documents server: keep the figures and the gate's decisions in this SQLite `FILE` (created if\nmissing; an unwritable path fails the start); without it they are in memory and lost at restart")
+	fs.StringVar(&cfg.figuresToken, "figures-token", "", "serve /figures to anyone with Authorization: Bearer <the token in `FILE`>\n(without it, /figures is served to loopback peers only)")
+	fs.DurationVar(&cfg.gateWindow, "gate-window", 720*time.Hour, "decide from the sessions started within this `DURATION` (a rolling window)")
+	fs.Float64Var(&cfg.gateReach, "gate-reach", 0.20, "give fetch_document to a client whose read reach (reading sessions ÷ sessions) is below `R`;\nit loses it above R + 0.05")
+	fs.Float64Var(&cfg.gateDuplicates, "gate-duplicates", 0.30, "take fetch_document from a client whose duplicate rate (fetches of a document it already had\n÷ fetch_document calls) exceeds `R` (this rule wins)")
+	fs.IntVar(&cfg.gateMinSess, "gate-min-sessions", 50, "decide only for clients with at least `N` sessions in the window (fewer: no change)")
+	fs.DurationVar(&cfg.gateEvery, "gate-every", time.Hour, "re-derive the gate's decisions at start and every `DURATION`")
 	fs.BoolVar(&cfg.noWeb, "no-web", false, "do not serve the web page; only /mcp")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageHead)
@@ -203,6 +230,19 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q (quote the -stdio command)", fs.Args())
+	}
+	if cfg.stdio != "" || cfg.upstream != "" {
+		// The figures and the gate are the documents server's: a gateway
+		// records nothing, so asking for them is a mistake worth saying.
+		var docsOnly string
+		fs.Visit(func(f *flag.Flag) {
+			if docsOnly == "" && (f.Name == "figures" || f.Name == "figures-token" || strings.HasPrefix(f.Name, "gate-")) {
+				docsOnly = f.Name
+			}
+		})
+		if docsOnly != "" {
+			return nil, fmt.Errorf("-%s applies to the documents server only, not to the -stdio or -upstream gateway", docsOnly)
+		}
 	}
 	sources := 0
 	for _, s := range []string{cfg.docsDir, cfg.stdio, cfg.upstream} {
@@ -231,6 +271,18 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("-ping-interval must be positive or 0 (off), got %v", cfg.pingInterval)
 	case cfg.startTimeout <= 0:
 		return nil, fmt.Errorf("-start-timeout must be positive, got %v", cfg.startTimeout)
+	case cfg.gateWindow <= 0:
+		return nil, fmt.Errorf("-gate-window must be a positive duration (e.g. 720h), got %v", cfg.gateWindow)
+	case cfg.gateEvery <= 0:
+		return nil, fmt.Errorf("-gate-every must be a positive duration (e.g. 1h), got %v", cfg.gateEvery)
+	case !(cfg.gateReach > 0 && cfg.gateReach <= 1):
+		return nil, fmt.Errorf("-gate-reach must be a fraction in (0, 1], got %v", cfg.gateReach)
+	case !(cfg.gateDuplicates >= 0 && cfg.gateDuplicates <= 1):
+		return nil, fmt.Errorf("-gate-duplicates must be a fraction in [0, 1], got %v", cfg.gateDuplicates)
+	case cfg.gateMinSess <= 0:
+		return nil, fmt.Errorf("-gate-min-sessions must be positive, got %d", cfg.gateMinSess)
+	case cfg.figuresToken != "" && cfg.noWeb:
+		return nil, errors.New("-figures-token has no effect with -no-web (which turns /figures off)")
 	}
 	for _, p := range cfg.trustedProxy {
 		pfx, err := bridge.ParseTrustedProxy(p)
@@ -288,7 +340,17 @@ func main() {
 // accepting, every WebSocket session is closed (gateways kill their
 // children), and run returns. ready, when set, receives the bound address.
 func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, ready chan<- string) error {
-	serve, cleanup, err := cfg.mcpServe(ctx, log)
+	var figuresToken string
+	if cfg.figuresToken != "" {
+		b, err := os.ReadFile(cfg.figuresToken)
+		if err != nil {
+			return fmt.Errorf("-figures-token: %w", err)
+		}
+		if figuresToken = strings.TrimSpace(string(b)); figuresToken == "" || strings.ContainsAny(figuresToken, " \t\r\n") {
+			return fmt.Errorf("-figures-token %s: want one token (no spaces) in the file", cfg.figuresToken)
+		}
+	}
+	serve, docs, cleanup, err := cfg.mcpServe(ctx, log)
 	if err != nil {
 		return err
 	}
@@ -361,6 +423,9 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 	mux.Handle("/mcp/read-resource/{channel}", bridge.RelayDoor(endpoint))
 	if !cfg.noWeb {
 		mux.Handle("/", webHandler(web.FS))
+		if docs != nil {
+			mux.Handle("/figures", docs.FiguresHandler(figuresToken))
+		}
 	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -492,31 +557,33 @@ func orNever(d time.Duration) time.Duration {
 	return d
 }
 
-// mcpServe returns the per-connection function of the chosen source.
-func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context.Context, *bridge.Conn, *docserver.Principal), func(), error) {
+// mcpServe returns the per-connection function of the chosen source, the
+// documents server (nil for a gateway) and the cleanup to run after every
+// session has ended.
+func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context.Context, *bridge.Conn, *docserver.Principal), *docserver.Server, func(), error) {
 	switch {
 	case cfg.stdio != "":
 		argv, err := gateway.SplitCommand(cfg.stdio)
 		if err != nil {
-			return nil, nil, fmt.Errorf("-stdio: %w", err)
+			return nil, nil, nil, fmt.Errorf("-stdio: %w", err)
 		}
 		g := &gateway.Stdio{Argv: argv, ReadLimit: int64(cfg.readLimit), Grace: cfg.killGrace, Log: log, LogRate: cfg.childLogRate,
 			StartTimeout: cfg.startTimeout}
 		log.Info("mcphost: gateway to a stdio server", "argv", argv)
-		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.Serve(ctx, c) }, func() {}, nil
+		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.Serve(ctx, c) }, nil, func() {}, nil
 	case cfg.upstream != "":
 		h := http.Header{}
 		for _, kv := range cfg.headers {
 			k, v, err := parseHeader(kv)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			h.Add(k, v)
 		}
 		g := &gateway.HTTP{URL: cfg.upstream, Header: h, ReadLimit: int64(cfg.readLimit),
 			Transport: http.DefaultTransport, Retry: cfg.sseRetry, Log: log}
 		log.Info("mcphost: gateway to a Streamable HTTP server", "url", cfg.upstream)
-		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.Serve(ctx, c) }, func() {}, nil
+		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.Serve(ctx, c) }, nil, func() {}, nil
 	}
 	var (
 		fsys     fs.FS
@@ -528,7 +595,7 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 			if err == nil {
 				err = errors.New("not a directory")
 			}
-			return nil, nil, fmt.Errorf("-docs %s: %w", cfg.docsDir, err)
+			return nil, nil, nil, fmt.Errorf("-docs %s: %w", cfg.docsDir, err)
 		}
 		watch = true
 		log.Info("mcphost: documents server", "dir", cfg.docsDir)
@@ -547,15 +614,27 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 			blind = append(blind, n)
 		}
 	}
-	s, err := docserver.New(docserver.Config{FS: fsys, Dir: cfg.docsDir, ModTime: fixedMod, PageSize: cfg.pageSize, ResourceBlind: blind,
-		Version: version, Log: log})
+	store, err := figures.Open(cfg.figures, log)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, fmt.Errorf("-figures: %w", err)
+	}
+	gate := docserver.Gate{Window: cfg.gateWindow, Reach: cfg.gateReach, Duplicates: cfg.gateDuplicates,
+		MinSessions: int64(cfg.gateMinSess), Every: cfg.gateEvery}
+	s, err := docserver.New(docserver.Config{FS: fsys, Dir: cfg.docsDir, ModTime: fixedMod, PageSize: cfg.pageSize, ResourceBlind: blind,
+		Figures: store, Gate: gate, Version: version, Log: log})
+	if err != nil {
+		store.Close()
+		return nil, nil, nil, err
 	}
 	log.Info("mcphost: documents indexed", "count", s.Len())
+	if len(blind) > 0 {
+		log.Info("mcphost: fetch_document forced by -resource-blind, whatever the figures", "names", blind)
+	}
 	wctx, cancel := context.WithCancel(ctx)
 	if watch {
 		go s.Watch(wctx, cfg.pollInterval)
 	}
-	return s.Serve, cancel, nil
+	gateDone := make(chan struct{})
+	go func() { defer close(gateDone); s.RunGate(wctx) }()
+	return s.Serve, s, func() { cancel(); <-gateDone; store.Close() }, nil
 }

@@ -18,8 +18,9 @@
 // (resource links), two prompts (summarize_document {uri},
 // compare_documents {first, second}: the documents embedded as resources,
 // read as the connection's principal; their arguments complete over the
-// documents the principal may read), and, for the clients named in
-// [Config.ResourceBlind], fetch_document.
+// documents the principal may read), and fetch_document for the clients the
+// gate picks from the figures (see # Figures) or [Config.ResourceBlind]
+// names.
 //
 // # Revisions
 //
@@ -27,8 +28,8 @@
 // resources/subscribe) and 2026-07-28 (per-request _meta,
 // subscriptions/listen). The resource-blind decision is made once per
 // connection: at notifications/initialized from initialize's clientInfo,
-// or on the first 2026-07-28 request from its _meta clientInfo (none: not
-// resource-blind). A listen is scoped like resources/subscribe: a URI the
+// or on the first 2026-07-28 request from its _meta clientInfo (none:
+// "unknown", never gated); a session keeps the tools it started with. A listen is scoped like resources/subscribe: a URI the
 // principal may not read, or that does not exist, is left out of the
 // acknowledged filter, and the rest of the listen goes on. The server
 // delivers each listen's notifications itself (updated for its URIs,
@@ -38,6 +39,34 @@
 // read and prompts/get, with a token file) or by client (tools/list, when
 // -resource-blind names any) say cacheScope "private"; the others keep
 // go-sdk's "public".
+//
+// # Figures
+//
+// With [Config.Figures] (a [FiguresStore]: package figures, SQLite), every
+// session is counted under its client (clientInfo name and version, cut to
+// 128 and 64 bytes; none: "unknown"): sessions, sessions that listed
+// resources, sessions that read one, fetch_document calls, duplicate
+// deliveries (a fetch_document of a URI the session already read or
+// fetched), search_documents calls and links followed by a read. Counts are
+// queued, never written on a request's path.
+//
+// Over the rolling window [Gate.Window]: read reach = reading sessions ÷
+// sessions; list-without-read = listing sessions that never read ÷
+// sessions (assuming every reading session listed: the figures count the
+// reading sessions that did not, and /figures says whether the assumption
+// holds); duplicate rate = duplicate deliveries ÷ fetch_document calls.
+//
+// The gate ([Gate.Decide]), re-derived in [New] and every [Gate.Every] by
+// [Server.RunGate]: a client with at least [Gate.MinSessions] sessions gets
+// fetch_document when its read reach is below [Gate.Reach] (mcphost's
+// -gate-reach, 0.20), and loses it when its duplicate rate exceeds
+// [Gate.Duplicates] (0.30; this rule wins) or its reach rises above
+// Gate.Reach + [Hysteresis] (0.05). Fewer sessions: no change. Each change
+// (and each client's first decision) is stored with the figures, the
+// thresholds and the time; the latest decision per client is its state
+// after a restart. [Config.ResourceBlind] names always get fetch_document,
+// reported as "forced". [Server.FiguresHandler] serves it all as JSON or a
+// page. docs/figures.md is the long form.
 //
 // # Principals
 //

@@ -41,9 +41,17 @@ type Config struct {
 	ModTime time.Time
 	// PageSize is the resources/list page size.
 	PageSize int
-	// ResourceBlind lists the clientInfo.name values that also get the
-	// fetch_document tool (clients that cannot attach resources themselves).
+	// ResourceBlind lists the clientInfo.name values that always get the
+	// fetch_document tool, whatever the figures say (a forced override,
+	// reported as such).
 	ResourceBlind []string
+	// Figures, when set, receives the figures of every session, and the
+	// gate decides fetch_document from them (see [Gate]); nil records
+	// nothing and only ResourceBlind gets fetch_document.
+	Figures FiguresStore
+	// Gate holds the thresholds; used with Figures. Its fields must be
+	// positive (Reach and Duplicates at most 1).
+	Gate Gate
 	// Version is reported as serverInfo.version.
 	Version string
 	// Log receives the server's logs, and go-sdk's from Warn up.
@@ -59,6 +67,8 @@ type Server struct {
 	resolver *resolver
 	pageSize int
 	blind    map[string]bool // clientInfo.name values that get fetch_document
+	figures  FiguresStore    // nil: nothing recorded
+	gate     *gate           // nil without figures
 	version  string
 	log      *slog.Logger
 	sdkLog   *slog.Logger
@@ -89,8 +99,46 @@ func New(cfg Config) (*Server, error) {
 	for _, n := range cfg.ResourceBlind {
 		blind[n] = true
 	}
-	return &Server{corpus: c, resolver: &resolver{corpus: c, log: cfg.Log}, pageSize: cfg.PageSize, blind: blind,
-		version: cfg.Version, log: cfg.Log, sdkLog: quietLogger(cfg.Log)}, nil
+	s := &Server{corpus: c, resolver: &resolver{corpus: c, log: cfg.Log}, pageSize: cfg.PageSize, blind: blind,
+		figures: cfg.Figures, version: cfg.Version, log: cfg.Log, sdkLog: quietLogger(cfg.Log)}
+	if cfg.Figures != nil {
+		g := cfg.Gate
+		if g.Window <= 0 || g.Every <= 0 || g.MinSessions <= 0 || !(g.Reach > 0 && g.Reach <= 1) || !(g.Duplicates >= 0 && g.Duplicates <= 1) {
+			return nil, fmt.Errorf("docserver: gate thresholds out of range: %+v", g)
+		}
+		s.gate = &gate{cfg: g, store: cfg.Figures}
+		// Re-derived at start, before the first session: a restart keeps
+		// the stored decisions and applies the thresholds given now.
+		ctx := context.Background()
+		if err := s.gate.load(ctx); err != nil {
+			return nil, fmt.Errorf("figures: load decisions: %w", err)
+		}
+		if err := s.gate.evaluate(ctx, time.Now()); err != nil {
+			return nil, fmt.Errorf("figures: evaluate the gate: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// RunGate re-derives the gate's decisions every Gate.Every until ctx ends
+// (New derived them once already). A failed evaluation is logged and the
+// decisions stand. Without Config.Figures it returns at once.
+func (s *Server) RunGate(ctx context.Context) {
+	if s.gate == nil {
+		return
+	}
+	t := time.NewTicker(s.gate.cfg.Every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			if err := s.gate.evaluate(ctx, now); err != nil && ctx.Err() == nil {
+				s.log.Warn("docs: gate evaluation failed; decisions unchanged", "err", err)
+			}
+		}
+	}
 }
 
 // Len returns the number of documents indexed now.
@@ -133,11 +181,13 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 		p = &Principal{name: "none"} // reads nothing
 	}
 	reads := make(chan struct{}, maxReadsPerConn)
+	t := newTally(s.figures)
 	read := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		c, err := s.readLimited(ctx, reads, req.Params.URI, p)
 		if err != nil {
 			return nil, err
 		}
+		t.read(req.Params.URI)
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
 	}
 	var srv *mcp.Server
@@ -145,7 +195,8 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 	// The tools are decided once: at notifications/initialized from
 	// initialize's clientInfo (legacy), or on the first 2026-07-28 request
 	// from its _meta clientInfo (go-sdk never runs InitializedHandler for
-	// those sessions); no clientInfo means not resource-blind.
+	// those sessions); no clientInfo means "unknown", never gated. The
+	// session's figures start then, under that client.
 	var decideOnce sync.Once
 	decide := func(method string, req mcp.Request) {
 		ss, ok := req.GetSession().(*mcp.ServerSession)
@@ -157,8 +208,16 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 			return
 		}
 		decideOnce.Do(func() {
-			if ip.ClientInfo != nil && s.blind[ip.ClientInfo.Name] {
-				s.addFetchTool(srv, p, reads)
+			var c Client
+			if ip.ClientInfo != nil && ip.ClientInfo.Name != "" {
+				c = Client{Name: cut(ip.ClientInfo.Name, maxClientName), Version: cut(ip.ClientInfo.Version, maxClientVersion), Known: true}
+			}
+			// The gate's current decision, taken before this session counts:
+			// a session's tools come from the sessions before it.
+			fetch := c.Known && (s.blind[ip.ClientInfo.Name] || s.gate.fetch(c))
+			t.begin(c)
+			if fetch {
+				s.addFetchTool(srv, p, reads, t)
 				ls.listChanged("tools")
 			}
 		})
@@ -199,13 +258,22 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 					c.CacheScope = "private"
 				}
 			case *mcp.ListToolsRequest:
-				if len(s.blind) > 0 {
+				if len(s.blind) > 0 || s.gate != nil {
 					c.CacheScope = "private"
 				}
 			}
 		},
 	})
 	srv.AddReceivingMiddleware(ls.receiving(decide, func(uri string) bool { return s.visible(uri, p) != nil }))
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method == "resources/list" && err == nil {
+				t.listed()
+			}
+			return res, err
+		}
+	})
 	srv.AddSendingMiddleware(ls.sending())
 	// Changes reach legacy sessions through go-sdk (resources/updated to
 	// subscribers, a debounced list_changed) and open listens through ls.
@@ -263,7 +331,15 @@ func (s *Server) newServer(p *Principal) (*mcp.Server, func()) {
 		Description: "Search the team documents by keywords (title, description and text). " +
 			"Returns links to the matching documents (at most 10); read a link to get its content.",
 	}, func(_ context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, any, error) {
-		return s.search(in.Query, p), nil, nil
+		res := s.search(in.Query, p)
+		var uris []string
+		for _, c := range res.Content {
+			if l, ok := c.(*mcp.ResourceLink); ok {
+				uris = append(uris, l.URI)
+			}
+		}
+		t.searched(uris)
+		return res, nil, nil
 	})
 	return srv, detach
 }
@@ -313,8 +389,8 @@ type fetchInput struct {
 }
 
 // addFetchTool registers fetch_document, for clients that cannot attach
-// resources themselves (clientInfo.name in -resource-blind).
-func (s *Server) addFetchTool(srv *mcp.Server, p *Principal, reads chan struct{}) {
+// resources themselves (gated by the figures, or named in -resource-blind).
+func (s *Server) addFetchTool(srv *mcp.Server, p *Principal, reads chan struct{}, t *tally) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "fetch_document",
 		Title: "Fetch a document",
@@ -325,6 +401,7 @@ func (s *Server) addFetchTool(srv *mcp.Server, p *Principal, reads chan struct{}
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
+		t.fetched(in.URI, err == nil)
 		if err != nil {
 			// The same answer for missing and forbidden documents.
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{
