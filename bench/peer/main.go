@@ -276,6 +276,10 @@ type request struct {
 	Params json.RawMessage `json:"params"`
 }
 
+// traceRequests (BENCH_PEER_TRACE=1) logs every request's method, id and
+// params (cut to 200 bytes) to stderr: for finding out what a stack asks.
+var traceRequests = os.Getenv("BENCH_PEER_TRACE") == "1"
+
 var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // serve answers one connection's requests in order, from pre-encoded bytes.
@@ -305,6 +309,9 @@ func (p *peer) serve(c *bridge.Conn, pages [][]byte, pageSize int) {
 		var req request
 		if err := json.Unmarshal(data, &req); err != nil || req.Method == "" {
 			continue // responses and garbage: the bench sends neither
+		}
+		if traceRequests {
+			log.Printf("bench peer: %s %s %.200s", req.Method, req.ID, req.Params)
 		}
 		if len(req.ID) == 0 {
 			continue // notifications
