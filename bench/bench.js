@@ -273,7 +273,7 @@ async function main() {
   // alternating which goes first).
   out.mention = {};
   const seq = pick(TYPED, mentionSamples);
-  for (const n of [10000, 100000]) {
+  for (const n of [10000, 100000]) try {
     const page = n >= 100000 ? 1000 : 500;
     const h = await listed(m, n, page);
     const c = await js.connect(url(n, page));
@@ -297,8 +297,10 @@ async function main() {
     await h.close();
     await c.close();
     gc(); await sleep(50);
+  } catch (e) {
+    out.mention[n] = { failed: String(e && e.message) }; // printed; the row is n/a for this round
   }
-  out.keystroke = await keystroke(m, keySamples);
+  try { out.keystroke = await keystroke(m, keySamples); } catch (e) { out.keystroke = { available: false, why: "failed: " + (e && e.message) }; }
   out.lostListings = lostListings;
   return out;
 }

@@ -143,7 +143,7 @@ async function round(r) {
       } catch (e) {
         failures.push({ query, attempt: a, error: String(e.message).split("\n").slice(0, 2).join(" ").slice(0, 300) });
         process.stderr.write(`bench: ?${query} failed (attempt ${a} of ${ATTEMPTS}): ${failures.at(-1).error}\n`);
-        if (a >= ATTEMPTS) throw e;
+        if (a >= ATTEMPTS) return null; // the round's rows that need it are n/a (not met)
       }
     }
   };
@@ -152,7 +152,7 @@ async function round(r) {
     for (const stack of (r + i) % 2 ? ["js", "mcphost"] : ["mcphost", "js"]) {
       const res = await attempt(`suite=startup&stack=${stack}&n=1000&page=100`, { cold: true },
         (x) => (x.count !== 1000 ? `startup ${stack}: listed ${x.count}, want 1000` : ""));
-      startup[stack].push({ ms: res.ms, parts: res.parts, longTasks: res.longTasks });
+      if (res) startup[stack].push({ ms: res.ms, parts: res.parts, longTasks: res.longTasks });
     }
   }
   const main = await attempt(`suite=main&reps=${config.reps}&mdreps=${config.mdReps}&msamples=${config.mentionSamples}&ksamples=${config.keystrokeSamples}`);
@@ -237,57 +237,77 @@ const STAGES = [
   ["listing", "startup stage: listing 10 pages"],
 ];
 
-// rowsOf(R) gives every row's value for one round (and the figures behind it).
+// rowsOf(R) gives every row's value for one round (and the figures behind
+// it). A section whose suite failed (after its retries) leaves its rows NaN:
+// n/a, not met.
 function rowsOf(R) {
-  const M = R.main, img = M.image.samples, md = M.markdown.samples;
-  const fig = {};
+  const fig = { failed: [] };
   const v = {};
-  fig.imgM = median(img.mcphost); fig.imgJ = median(img.js); fig.imgF = median(img.floor); fig.imgN = median(img.jsNative);
-  v.imageFloor = fig.imgM / fig.imgF;
-  v.imageJs = fig.imgM / fig.imgJ;
-  v.jsFloor = fig.imgJ / fig.imgF;
-  fig.mdM = median(md.mcphost); fig.mdJ = median(md.js); fig.mdValid = finite(md.mcphost).length; fig.mdAll = md.mcphost.length;
-  fig.mdFirstM = md.mcphostFirst; fig.mdFirstJ = md.jsFirst; fig.mdInvalid = md.invalid;
-  v.markdown = fig.mdM / fig.mdJ; // NaN (not met) when no sample was rendered
-  fig.startM = median(R.startup.mcphost.map((t) => t.ms)); fig.startJ = median(R.startup.js.map((t) => t.ms));
-  fig.cold = R.startup.mcphost.every((t) => t.parts.cold) && R.startup.js.every((t) => t.parts.cold);
-  v.startup = fig.cold ? fig.startM / fig.startJ : NaN;
-  fig.stages = {};
-  for (const [k] of STAGES) {
-    const m = median(R.startup.mcphost.map((t) => stages(t, "mcphost")[k]));
-    const j = median(R.startup.js.map((t) => stages(t, "js")[k]));
-    fig.stages[k] = { m, j };
-    v["stage_" + k] = k === "compile" ? m : m / j;
-  }
-  const lt = R.startup.mcphost.map((t) => t.longTasks);
-  fig.longSupported = lt.every((l) => l.supported);
-  fig.long = lt.flatMap((l) => l.over50);
-  fig.longJs = R.startup.js.flatMap((t) => t.longTasks.over50);
-  v.longTasks = fig.longSupported ? fig.long.length : NaN;
-  for (const n of ["10000", "100000"]) {
+  const section = (name, f) => { try { f(); } catch (e) { fig.failed.push(`${name}: ${e.message}`); } };
+  const M = R.main;
+  section("read image", () => {
+    const img = M.image.samples;
+    fig.imgM = median(img.mcphost); fig.imgJ = median(img.js); fig.imgF = median(img.floor); fig.imgN = median(img.jsNative);
+    v.imageFloor = fig.imgM / fig.imgF;
+    v.imageJs = fig.imgM / fig.imgJ;
+    v.jsFloor = fig.imgJ / fig.imgF;
+  });
+  section("read Markdown", () => {
+    const md = M.markdown.samples;
+    fig.mdM = median(md.mcphost); fig.mdJ = median(md.js); fig.mdValid = finite(md.mcphost).length; fig.mdAll = md.mcphost.length;
+    fig.mdFirstM = md.mcphostFirst; fig.mdFirstJ = md.jsFirst; fig.mdInvalid = md.invalid;
+    v.markdown = fig.mdM / fig.mdJ; // NaN (not met) when no sample was rendered
+  });
+  section("startup", () => {
+    if (!R.startup.mcphost.length || !R.startup.js.length) throw new Error("no trial finished");
+    fig.startM = median(R.startup.mcphost.map((t) => t.ms)); fig.startJ = median(R.startup.js.map((t) => t.ms));
+    fig.cold = R.startup.mcphost.every((t) => t.parts.cold) && R.startup.js.every((t) => t.parts.cold);
+    v.startup = fig.cold ? fig.startM / fig.startJ : NaN;
+    fig.stages = {};
+    for (const [k] of STAGES) {
+      const m = median(R.startup.mcphost.map((t) => stages(t, "mcphost")[k]));
+      const j = median(R.startup.js.map((t) => stages(t, "js")[k]));
+      fig.stages[k] = { m, j };
+      v["stage_" + k] = k === "compile" ? m : m / j;
+    }
+    fig.marks = R.startup.mcphost[0].parts.at;
+    const lt = R.startup.mcphost.map((t) => t.longTasks);
+    fig.longSupported = lt.every((l) => l.supported);
+    fig.long = lt.flatMap((l) => l.over50);
+    fig.longJs = R.startup.js.flatMap((t) => t.longTasks.over50);
+    v.longTasks = fig.longSupported ? fig.long.length : NaN;
+  });
+  for (const n of ["10000", "100000"]) section(`mention ${n}`, () => {
+    if (M.mention[n].failed) throw new Error(M.mention[n].failed);
     const s = M.mention[n].samples;
     fig["m50_" + n] = [median(s.mcphost), median(s.js)];
     fig["m99_" + n] = [quantile(s.mcphost, 0.99), quantile(s.js, 0.99)];
     fig["mN_" + n] = Math.min(s.mcphost.length, s.js.length);
     v["mention" + n] = quantile(s.mcphost, 0.99) / quantile(s.js, 0.99);
-  }
-  const ks = M.keystroke;
-  if (ks.available) {
+  });
+  section("keystroke", () => {
+    const ks = M.keystroke;
+    if (!ks.available) { fig.key = { why: ks.why }; throw new Error(ks.why); }
     fig.key = { n: ks.samples.rendered.length, missed: ks.missed,
       rendered: [median(ks.samples.rendered), quantile(ks.samples.rendered, 0.99)],
       frame: [median(ks.samples.frame), quantile(ks.samples.frame, 0.99)],
       hook: [median(ks.samples.hook), quantile(ks.samples.hook, 0.99)] };
     v.keystroke = ks.missed ? NaN : fig.key.rendered[1];
-  } else { fig.key = { why: ks.why }; v.keystroke = NaN; }
-  const png = R.mempng, marks = Object.keys(png.at).map(Number).sort((a, b) => a - b);
-  const half = marks.find((k) => k >= png.reads / 2), last = marks[marks.length - 1];
-  fig.png = { marks: marks.map((k) => [k, png.at[k]]), before: png.before, half, last };
-  v.memFlat = png.at[last].total - png.at[half].total; // bytes grown over the second half of the reads
-  const b = R.memblob, bj = R.memblobJs, wire = wireBytes(results.peer.blob);
-  fig.blob = { wire, ok: b.kind === "binary" && b.len === results.peer.blob, kind: b.kind, err: b.err,
-    api: b.after.api - b.before.api, linear: b.after.linear - b.before.linear, total: b.after.total - b.before.total, rss: b.after.rss - b.before.rss,
-    jsTotal: bj.after.total - bj.before.total, jsRss: bj.after.rss - bj.before.rss };
-  v.memBlob = fig.blob.ok ? fig.blob.total / wire : NaN;
+  });
+  section("memory, PNG reads", () => {
+    const png = R.mempng, marks = Object.keys(png.at).map(Number).sort((a, b) => a - b);
+    const half = marks.find((k) => k >= png.reads / 2), last = marks[marks.length - 1];
+    fig.png = { marks: marks.map((k) => [k, png.at[k]]), before: png.before, half, last };
+    v.memFlat = png.at[last].total - png.at[half].total; // bytes grown over the second half of the reads
+  });
+  section("memory, 10 MB read", () => {
+    const b = R.memblob, wire = wireBytes(results.peer.blob);
+    fig.blob = { wire, ok: b.kind === "binary" && b.len === results.peer.blob, kind: b.kind, err: b.err,
+      api: b.after.api - b.before.api, linear: b.after.linear - b.before.linear, total: b.after.total - b.before.total, rss: b.after.rss - b.before.rss };
+    v.memBlob = fig.blob.ok ? fig.blob.total / wire : NaN;
+    const bj = R.memblobJs;
+    if (bj) { fig.blob.jsTotal = bj.after.total - bj.before.total; fig.blob.jsRss = bj.after.rss - bj.before.rss; }
+  });
   v.size = results.wasmBrotli;
   return { v, fig };
 }
@@ -342,7 +362,7 @@ lines.push(fmtRow(["row", "target", ...per.map((_, i) => `r${i + 1}`), "median",
 for (const t of table) lines.push(fmtRow([t.row.label, t.row.target, ...t.vals.map(t.row.fmt), t.row.fmt(t.med), t.verdict]));
 
 // The figures behind the ratios: per-round medians, their median over rounds.
-const over = (f) => median(per.map((p) => f(p.fig)));
+const over = (f) => median(per.map((p) => { try { return f(p.fig); } catch { return NaN; } }));
 const fl = [];
 fl.push("", "figures (median over rounds of each round's median; p99 = nearest rank)");
 fl.push(`read image:    mcphost ${ms(over((f) => f.imgM))}   JS stack ${ms(over((f) => f.imgJ))}   floor ${ms(over((f) => f.imgF))}   (JS with native Uint8Array.fromBase64: ${ms(over((f) => f.imgN))}); ${results.config.reps} reads per stack per round`);
@@ -351,32 +371,34 @@ const invalid = per.flatMap((p, i) => p.fig.mdInvalid.map((x) => `r${i + 1} call
 if (invalid.length) fl.push(`   INVALID Markdown samples (not counted): ${invalid.join("; ")}`);
 fl.push(`startup cold:  mcphost ${ms(over((f) => f.startM))}   JS stack ${ms(over((f) => f.startJ))}; ${results.config.startupTrials} trial(s) per stack per round, each in a fresh context, HTTP cache disabled; cold verified: ${per.every((p) => p.fig.cold)}`);
 fl.push("  stages:       " + STAGES.map(([k]) => `${k} ${ms(over((f) => f.stages[k].m))}` + (k === "compile" ? "" : ` (JS ${ms(over((f) => f.stages[k].j))})`)).join(", "));
-const marks = results.rounds.map((R) => R.startup.mcphost.map((t) => Object.entries(t.parts.at).map(([k, x]) => `${k} ${x.toFixed(0)}`).join(" ")));
-fl.push(`  mcphost marks (ms since import, round 1 trial 1): ${marks[0][0]}`);
-fl.push(`  long tasks > 50 ms during startup: mcphost ${per.map((p, i) => `r${i + 1} [${p.fig.long.join(", ")}]`).join(" ")}; JS ${per.map((p, i) => `r${i + 1} [${p.fig.longJs.join(", ")}]`).join(" ")}${per.every((p) => p.fig.longSupported) ? "" : " (longtask entries not supported here)"}`);
+const mk = per.find((p) => p.fig.marks)?.fig.marks;
+fl.push(`  mcphost marks (ms since import started; first trial): ${mk ? Object.entries(mk).map(([k, x]) => `${k} ${Number.isFinite(x) ? x.toFixed(0) : "n/a"}`).join(", ") : "n/a"}`);
+fl.push(`  long tasks > 50 ms during startup (ms): mcphost ${per.map((p, i) => `r${i + 1} [${(p.fig.long || []).join(", ")}]`).join(" ")}; JS ${per.map((p, i) => `r${i + 1} [${(p.fig.longJs || []).join(", ")}]`).join(" ")}${per.every((p) => p.fig.longSupported) ? "" : " (longtask entries not supported or not measured)"}`);
 for (const n of ["10000", "100000"]) {
-  fl.push(`mention ${Number(n).toLocaleString("en")}: p50 mcphost ${ms(over((f) => f["m50_" + n][0]))} JS ${ms(over((f) => f["m50_" + n][1]))} (÷ ${x3(over((f) => f["m50_" + n][0] / f["m50_" + n][1]))}); p99 mcphost ${ms(over((f) => f["m99_" + n][0]))} JS ${ms(over((f) => f["m99_" + n][1]))}; ${per[0].fig["mN_" + n]} samples per stack per round`);
+  fl.push(`mention ${Number(n).toLocaleString("en")}: p50 mcphost ${ms(over((f) => f["m50_" + n][0]))} JS ${ms(over((f) => f["m50_" + n][1]))} (÷ ${x3(over((f) => f["m50_" + n][0] / f["m50_" + n][1]))}); p99 mcphost ${ms(over((f) => f["m99_" + n][0]))} JS ${ms(over((f) => f["m99_" + n][1]))}; ${over((f) => f["mN_" + n])} samples per stack per round`);
 }
-if (per[0].fig.key.why) fl.push(`keystroke: not measured (${per[0].fig.key.why})`);
+if (!per.some((p) => p.fig.key && !p.fig.key.why)) fl.push(`keystroke: not measured (${per.map((p) => p.fig.key?.why).join("; ")})`);
 else {
   const k = (name, i) => ms(over((f) => f.key[name][i]));
-  fl.push(`keystroke → rendered (list in the DOM, style + layout done): p50 ${k("rendered", 0)}, p99 ${k("rendered", 1)}; → next animation frame: p50 ${k("frame", 0)}, p99 ${k("frame", 1)}; mcp-rendered detail.ms: p50 ${k("hook", 0)}, p99 ${k("hook", 1)}; ${per[0].fig.key.n} keys per round${per.some((p) => p.fig.key.missed) ? `, keys that rendered nothing: ${per.map((p) => p.fig.key.missed).join("/")}` : ""}`);
+  fl.push(`keystroke → rendered (list in the DOM, style + layout done): p50 ${k("rendered", 0)}, p99 ${k("rendered", 1)}; → next animation frame: p50 ${k("frame", 0)}, p99 ${k("frame", 1)}; mcp-rendered detail.ms: p50 ${k("hook", 0)}, p99 ${k("hook", 1)}; ${over((f) => f.key.n)} keys per round${per.some((p) => p.fig.key?.missed) ? `, keys that rendered nothing: ${per.map((p) => p.fig.key?.missed).join("/")}` : ""}`);
 }
-const p0 = per[0].fig.png;
-fl.push(`memory, ${results.config.pngReads} PNG reads (round 1; page = measureUserAgentSpecificMemory + wasm linear memory): before ${MB(p0.before.total)}; ` +
+const p0 = per.find((p) => p.fig.png)?.fig.png;
+if (p0) fl.push(`memory, ${results.config.pngReads} PNG reads (round 1; page = measureUserAgentSpecificMemory + wasm linear memory): before ${MB(p0.before.total)}; ` +
   p0.marks.map(([i, m]) => `${i}: ${MB(m.total)}`).join(" ") + ` (linear ${MB(p0.marks[p0.marks.length - 1][1].linear)}; renderer RssAnon ${sMB(p0.marks[p0.marks.length - 1][1].rss - p0.before.rss)} over the reads)`);
 const bl = (key) => over((f) => f.blob[key]);
 fl.push(`memory, one 10 MB blob read (message ${MB(wireBytes(results.peer.blob))}): page ${sMB(bl("total"))} (JS heaps ${sMB(bl("api"))}, linear ${sMB(bl("linear"))}) = ${x3(bl("total") / wireBytes(results.peer.blob))}×; renderer RssAnon ${sMB(bl("rss"))}; JS stack: page ${sMB(bl("jsTotal"))}, RssAnon ${sMB(bl("jsRss"))}` +
-  (per.every((p) => p.fig.blob.ok) ? "" : ` [mcphost's part: ${per.map((p) => p.fig.blob.kind + (p.fig.blob.err ? " " + p.fig.blob.err : "")).join("; ")}]`));
+  (per.every((p) => p.fig.blob?.ok) ? "" : ` [mcphost's part: ${per.map((p) => p.fig.blob ? p.fig.blob.kind + (p.fig.blob.err ? " " + p.fig.blob.err : "") : "not measured").join("; ")}]`));
 fl.push(`module: web/mcphost.wasm ${results.wasmBytes.toLocaleString("en")} raw, ${results.wasmBrotli.toLocaleString("en")} brotli (-q 11); JS bundle ${MB(results.jsBytes)} raw; served uncompressed over loopback`);
-const M0 = results.rounds[0].main;
-fl.push(`checks: image bytes ${M0.image.mcphostBytes} both, sniffed ${M0.image.mcphostType} / ${M0.image.jsType}, floor frame ${M0.image.floorChars} chars; HTML ${M0.markdown.mcphostHtml} / ${M0.markdown.jsHtml} chars; mention hits 10k ${M0.mention[10000].hits.mcphost}/${M0.mention[10000].hits.js}, 100k ${M0.mention[100000].hits.mcphost}/${M0.mention[100000].hits.js}; crossOriginIsolated ${M0.crossOriginIsolated}`);
+const M0 = results.rounds.find((R) => R.main)?.main;
+if (M0) fl.push(`checks: image bytes ${M0.image.mcphostBytes} both, sniffed ${M0.image.mcphostType} / ${M0.image.jsType}, floor frame ${M0.image.floorChars} chars; HTML ${M0.markdown.mcphostHtml} / ${M0.markdown.jsHtml} chars; mention hits 10k ${M0.mention[10000].hits?.mcphost}/${M0.mention[10000].hits?.js}, 100k ${M0.mention[100000].hits?.mcphost}/${M0.mention[100000].hits?.js}; crossOriginIsolated ${M0.crossOriginIsolated}`);
 const fails = results.rounds.flatMap((R, i) => [
   ...(R.failures || []).map((f) => `r${i + 1} ?${f.query} (attempt ${f.attempt}): ${f.error}`),
-  ...[["main", R.main], ["memblob", R.memblob]].flatMap(([name, x]) => (x.lostListings || []).map((f) =>
+  ...[["main", R.main], ["memblob", R.memblob]].flatMap(([name, x]) => (x?.lostListings || []).map((f) =>
     `r${i + 1} ${name}: mcphost listing of ${f.n} (page ${f.page}, attempt ${f.attempt}) did not finish: ${f.error}`))]);
 fl.push(fails.length ? `FAILED suite runs, each run again (${fails.length}):\n  ${fails.join("\n  ")}` : "failed suite runs: none");
-fl.push(`browser: ${M0.userAgent}; ${results.cpus} CPUs; load average per round ${results.rounds.map((R) => R.loadavg[0].toFixed(1)).join(" ")}; ${results.when}`);
+const sectionFails = per.flatMap((p, i) => p.fig.failed.map((f) => `r${i + 1} ${f}`));
+if (sectionFails.length) fl.push(`rows n/a because their suite failed: ${sectionFails.join("; ")}`);
+fl.push(`browser: ${M0?.userAgent ?? "?"}; ${results.cpus} CPUs; load average per round ${results.rounds.map((R) => R.loadavg[0].toFixed(1)).join(" ")}; ${results.when}`);
 
 const text = [...lines, ...fl].join("\n");
 console.log("\n" + text + "\n");
