@@ -115,9 +115,7 @@ function pick(seq, n) {
 }
 
 // listed(m, n, page): a mcphost host with all n descriptors listed. A listing
-// that does not finish (a response lost on the way: seen at the commit this
-// bench was written against, the peer's trace showing the page answered) is
-// abandoned (after 15 s, 60 s from 100,000 descriptors) and tried again on a
+// that does not finish (a lost response, a stalled stack) is abandoned (after 15 s, 60 s from 100,000 descriptors) and tried again on a
 // new connection, at most 3 times; every such failure is counted in the
 // result (lostListings) and printed.
 const lostListings = [];

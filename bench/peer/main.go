@@ -285,9 +285,13 @@ var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024
 // serve answers one connection's requests in order, from pre-encoded bytes.
 func (p *peer) serve(c *bridge.Conn, pages [][]byte, pageSize int) {
 	ctx := context.Background()
-	var buf []byte
 	reply := func(id json.RawMessage, result []byte) error {
-		buf = append(buf[:0], `{"jsonrpc":"2.0","id":`...)
+		// A frame of its own every time: on the server side WriteRaw queues
+		// the slice for the connection's writer and returns before it is
+		// sent, so a reused buffer would be overwritten by the next answer
+		// (the first list page was lost behind templates/list that way).
+		buf := make([]byte, 0, len(id)+len(result)+32)
+		buf = append(buf, `{"jsonrpc":"2.0","id":`...)
 		buf = append(buf, id...)
 		buf = append(buf, `,"result":`...)
 		buf = append(buf, result...)
