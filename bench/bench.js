@@ -351,10 +351,11 @@ function openFloor(wsUrl) {
 // descriptors. Each query's first word is typed one character at a time after
 // "@", in whole passes until ≥ keySamples keys; every key is an input event at
 // a random phase of the frame. Per key, from the input event's timeStamp:
+//   frame    — the next animation frame after the list rendered (the row's
+//              figure; it includes waiting for the frame, which headless
+//              Chromium schedules at once, a headed one at the next refresh);
 //   rendered — the list is in the DOM with style and layout done (the bench
-//              forces layout in its mcp-rendered listener): the target's figure;
-//   frame    — the next animation frame after that (includes waiting for the
-//              frame: up to one refresh interval);
+//              forces layout in its mcp-rendered listener);
 //   hook     — the component's own mcp-rendered detail.ms (docs/ui.md).
 async function keystroke(m, keySamples) {
   try { await import("/web/mention.js"); } catch (e) { return { available: false, why: "web/mention.js not loadable: " + e.message }; }
