@@ -244,7 +244,11 @@ const STAGES = [
 function rowsOf(R) {
   const fig = { failed: [] };
   const v = {};
-  const section = (name, f) => { try { f(); } catch (e) { fig.failed.push(`${name}: ${e.message}`); } };
+  const section = (name, f) => {
+    try { f(); } catch (e) {
+      fig.failed.push(`${name}: ${e instanceof TypeError ? "its suite did not finish (see the failed suite runs)" : e.message}`);
+    }
+  };
   const M = R.main;
   section("read image", () => {
     const img = M.image.samples;
@@ -371,8 +375,8 @@ const over = (f) => median(per.map((p) => { try { return f(p.fig); } catch { ret
 const fl = [];
 fl.push("", "figures (median over rounds of each round's median; p99 = nearest rank)");
 fl.push(`read image:    mcphost ${ms(over((f) => f.imgM))}   JS stack ${ms(over((f) => f.imgJ))}   floor ${ms(over((f) => f.imgF))}   (JS with native Uint8Array.fromBase64: ${ms(over((f) => f.imgN))}); ${results.config.reps} reads per stack per round`);
-fl.push(`read Markdown: mcphost ${ms(over((f) => f.mdM))}   JS stack ${ms(over((f) => f.mdJ))}; first call (render Worker start, heap growth): mcphost ${ms(over((f) => f.mdFirstM))}, JS ${ms(over((f) => f.mdFirstJ))}; rendered samples ${per.map((p) => `${p.fig.mdValid}/${p.fig.mdAll}`).join(", ")}`);
-const invalid = per.flatMap((p, i) => p.fig.mdInvalid.map((x) => `r${i + 1} call ${x.call}: ${x.why}`));
+fl.push(`read Markdown: mcphost ${ms(over((f) => f.mdM))}   JS stack ${ms(over((f) => f.mdJ))}; first call (render Worker start, heap growth): mcphost ${ms(over((f) => f.mdFirstM))}, JS ${ms(over((f) => f.mdFirstJ))}; rendered samples ${per.map((p) => `${p.fig.mdValid ?? "-"}/${p.fig.mdAll ?? "-"}`).join(", ")}`);
+const invalid = per.flatMap((p, i) => (p.fig.mdInvalid || []).map((x) => `r${i + 1} call ${x.call}: ${x.why}`));
 if (invalid.length) fl.push(`   INVALID Markdown samples (not counted): ${invalid.join("; ")}`);
 fl.push(`startup cold:  mcphost ${ms(over((f) => f.startM))}   JS stack ${ms(over((f) => f.startJ))}; ${results.config.startupTrials} trial(s) per stack per round, each in a fresh context, HTTP cache disabled; cold verified: ${per.every((p) => p.fig.cold)}`);
 fl.push("  stages:       " + STAGES.map(([k]) => `${k} ${ms(over((f) => f.stages[k].m))}` + (k === "compile" ? "" : ` (JS ${ms(over((f) => f.stages[k].j))})`)).join(", "));
