@@ -5,10 +5,12 @@ module github.com/mcphost/mcphost/bench
 
 go 1.26.0
 
-require github.com/mcphost/mcphost v0.0.0-00010101000000-000000000000
+require (
+	github.com/coder/websocket v1.8.15
+	github.com/mcphost/mcphost v0.0.0-00010101000000-000000000000
+)
 
 require (
-	github.com/coder/websocket v1.8.15 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The side-by-side browser bench (issue 8): mcphost ÷ the JavaScript stack in
-# headless Debian Chromium, against one scripted MCP WebSocket peer on
-# loopback. Called by `make bench` after the Go benchmarks (it expects
-# `make build` to have produced web/mcphost.wasm and web/wasm_exec.js).
-# Prints the table and writes bench/dist/results.{json,txt}.
+# The side-by-side browser bench (issues 8 and 18): mcphost ÷ the JavaScript
+# stack ÷ the wire's floor in headless Debian Chromium, against one scripted
+# MCP WebSocket peer on loopback, in interleaved rounds. Called by `make bench`
+# after the Go benchmarks (it expects `make build` to have produced
+# web/mcphost.wasm and web/wasm_exec.js). Arguments go to bench/run.mjs
+# (--rounds N, --quick, sample sizes: see docs/bench.md). Prints the target
+# table and writes bench/dist/results.{json,md}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for f in web/mcphost.js web/mcphost.wasm web/wasm_exec.js; do

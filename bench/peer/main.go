@@ -6,8 +6,9 @@
 //	/mcp?n=N&page=P   MCP over WebSocket (subprotocol "mcp") with N generated
 //	                  resource descriptors listed P per page, and three
 //	                  readable resources: bench://image.png (~1.8 MB PNG),
-//	                  bench://doc.md (~1 MB Markdown) and bench://blob-10m
-//	                  (10 MB of bytes)
+//	                  bench://doc.md (~1 MB Markdown; bench://doc.md?read=TAG
+//	                  is the same with a line naming TAG in front) and
+//	                  bench://blob-10m (10 MB of bytes)
 //	/bench/...        the bench page and its built JS stack (bench/dist)
 //	/web/...          mcphost.js, mcphost.wasm, wasm_exec.js as built
 //
@@ -114,6 +115,32 @@ func newPeer(docPath string) (*peer, error) {
 	p.results[docURI] = mustJSON(map[string]any{"contents": []map[string]any{{"uri": docURI, "mimeType": "text/markdown", "text": text}}})
 	p.sizes[docURI] = len(src)
 	return p, nil
+}
+
+// docVariant answers bench://doc.md?read=TAG: the same document with the
+// line "Read TAG." in front, under that URI. The bench reads a new variant
+// every time, so that a stack remembering a rendering (mcphost's render
+// cache keeps the last one per URI and text) renders every read. The variant
+// is spliced into the pre-encoded result (a 1 MB copy, no JSON encoding).
+func (p *peer) docVariant(uri string) ([]byte, bool) {
+	tag, ok := strings.CutPrefix(uri, docURI+"?read=")
+	if !ok || len(tag) == 0 || len(tag) > 64 || strings.Trim(tag, "0123456789abcdefghijklmnopqrstuvwxyz-") != "" {
+		return nil, false
+	}
+	base := p.results[docURI]
+	// json.Marshal sorts keys: {"contents":[{"mimeType":…,"text":"…","uri":"bench://doc.md"}]}
+	i := bytes.Index(base, []byte(`"text":"`))
+	j := bytes.LastIndex(base, []byte(`,"uri":`))
+	if i < 0 || j < i {
+		return nil, false
+	}
+	i += len(`"text":"`)
+	out := make([]byte, 0, len(base)+2*len(tag)+32)
+	out = append(out, base[:i]...)
+	out = append(out, "Read "+tag+`.\n\n`...)
+	out = append(out, base[i:j]...)
+	out = append(out, `,"uri":"`+uri+`"}]}`...)
+	return out, true
 }
 
 func (p *peer) addBlob(uri, mime string, data []byte) {
@@ -276,14 +303,22 @@ type request struct {
 	Params json.RawMessage `json:"params"`
 }
 
+// traceRequests (BENCH_PEER_TRACE=1) logs every request's method, id and
+// params (cut to 200 bytes) to stderr: for finding out what a stack asks.
+var traceRequests = os.Getenv("BENCH_PEER_TRACE") == "1"
+
 var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // serve answers one connection's requests in order, from pre-encoded bytes.
 func (p *peer) serve(c *bridge.Conn, pages [][]byte, pageSize int) {
 	ctx := context.Background()
-	var buf []byte
 	reply := func(id json.RawMessage, result []byte) error {
-		buf = append(buf[:0], `{"jsonrpc":"2.0","id":`...)
+		// A frame of its own every time: on the server side WriteRaw queues
+		// the slice for the connection's writer and returns before it is
+		// sent, so a reused buffer would be overwritten by the next answer
+		// (the first list page was lost behind templates/list that way).
+		buf := make([]byte, 0, len(id)+len(result)+32)
+		buf = append(buf, `{"jsonrpc":"2.0","id":`...)
 		buf = append(buf, id...)
 		buf = append(buf, `,"result":`...)
 		buf = append(buf, result...)
@@ -305,6 +340,9 @@ func (p *peer) serve(c *bridge.Conn, pages [][]byte, pageSize int) {
 		var req request
 		if err := json.Unmarshal(data, &req); err != nil || req.Method == "" {
 			continue // responses and garbage: the bench sends neither
+		}
+		if traceRequests {
+			log.Printf("bench peer: %s %s %.200s", req.Method, req.ID, req.Params)
 		}
 		if len(req.ID) == 0 {
 			continue // notifications
@@ -349,6 +387,9 @@ func (p *peer) serve(c *bridge.Conn, pages [][]byte, pageSize int) {
 			err = reply(req.ID, []byte(`{"resourceTemplates":[]}`))
 		case "resources/read":
 			res, ok := p.results[params.URI]
+			if !ok {
+				res, ok = p.docVariant(params.URI)
+			}
 			if !ok {
 				err = fail(req.ID, -32602, "Resource not found", map[string]string{"uri": params.URI})
 				break

@@ -1,0 +1,130 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+func testPeer(t *testing.T) *peer {
+	t.Helper()
+	doc := filepath.Join(t.TempDir(), "doc.md")
+	if err := os.WriteFile(doc, []byte("# Title\n\nA \"quoted\" line.\n\n- item\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := newPeer(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+type readResult struct {
+	Contents []struct {
+		URI      string `json:"uri"`
+		MIMEType string `json:"mimeType"`
+		Text     string `json:"text"`
+	} `json:"contents"`
+}
+
+func TestDocVariant(t *testing.T) {
+	p := testPeer(t)
+	var base readResult
+	if err := json.Unmarshal(p.results[docURI], &base); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		uri string
+		ok  bool
+	}{
+		{docURI + "?read=abc-1", true},
+		{docURI + "?read=7", true},
+		{docURI + "?read=", false},
+		{docURI + `?read=a"b`, false},
+		{docURI + "?read=A", false},
+		{docURI + "?other=1", false},
+		{"bench://image.png?read=1", false},
+	} {
+		res, ok := p.docVariant(tc.uri)
+		if ok != tc.ok {
+			t.Errorf("%s: ok %v, want %v", tc.uri, ok, tc.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		var got readResult
+		if err := json.Unmarshal(res, &got); err != nil {
+			t.Fatalf("%s: not JSON: %v", tc.uri, err)
+		}
+		tag := strings.TrimPrefix(tc.uri, docURI+"?read=")
+		if len(got.Contents) != 1 || got.Contents[0].URI != tc.uri || got.Contents[0].MIMEType != "text/markdown" ||
+			got.Contents[0].Text != "Read "+tag+".\n\n"+base.Contents[0].Text {
+			t.Errorf("%s: got %+v", tc.uri, got)
+		}
+	}
+}
+
+// TestBackToBackAnswers: two requests sent at once get both answers intact
+// (WriteRaw queues the frame, so an answer must not share its buffer with
+// the next one).
+func TestBackToBackAnswers(t *testing.T) {
+	p := testPeer(t)
+	srv := httptest.NewServer(p.handler(t.TempDir()))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/mcp?n=250&page=100", &websocket.DialOptions{Subprotocols: []string{"mcp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	c.SetReadLimit(64 << 20)
+	reqs := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"resources/list"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"resources/templates/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"resources/list","params":{"cursor":"100"}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"bench://doc.md?read=x"}}`,
+	}
+	for _, r := range reqs {
+		if err := c.Write(ctx, websocket.MessageText, []byte(r)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for want := 1; want <= len(reqs); want++ {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var env struct {
+			ID     int             `json:"id"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal(data, &env); err != nil || env.ID != want || len(env.Result) == 0 {
+			t.Fatalf("answer %d: id %d, err %v: %.120s", want, env.ID, err, data)
+		}
+		switch want {
+		case 1, 3:
+			var page struct {
+				Resources  []json.RawMessage `json:"resources"`
+				NextCursor string            `json:"nextCursor"`
+			}
+			if err := json.Unmarshal(env.Result, &page); err != nil || len(page.Resources) != 100 {
+				t.Fatalf("answer %d: %d resources, err %v", want, len(page.Resources), err)
+			}
+		case 2:
+			if string(env.Result) != `{"resourceTemplates":[]}` {
+				t.Fatalf("answer 2: %s", env.Result)
+			}
+		}
+	}
+}
