@@ -181,7 +181,9 @@ func (c *Conn) readError(err error) error {
 // and returns at once when the queue has room (else it waits for room, at
 // most the write deadline); a peer that keeps the queue full, or does not
 // take a frame, for the write deadline is disconnected (see
-// [EndpointOptions.MaxQueue]).
+// [EndpointOptions.MaxQueue]). The queue keeps data itself, not a copy: the
+// caller must not modify it after WriteRaw returns (a reused buffer would
+// overwrite frames still waiting to be sent).
 func (c *Conn) WriteRaw(ctx context.Context, data []byte) error {
 	if ctx != nil {
 		if err := ctx.Err(); err != nil {
