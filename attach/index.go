@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -133,7 +134,10 @@ type field struct {
 	fold  string // per-rune unicode.ToLower; same rune count as orig
 	mask  uint64
 	pairs pairSet // the adjacent byte pairs of fold
-	ascii bool
+	// starts is the charMask set of the runes that start a word: every
+	// tier above tierInside needs the query's first rune there.
+	starts uint64
+	ascii  bool
 }
 
 // A pairSet is a 128-bit presence set of adjacent byte pairs: a query
@@ -193,6 +197,21 @@ type Index struct {
 	// stop once its results cannot be displaced.
 	ordered     bool
 	maxPriority float64
+	// gen counts changes; last is the previous query's narrowing (see
+	// Query), valid for the generation it was taken in.
+	gen  uint64
+	last atomic.Pointer[narrowing]
+}
+
+// narrowing is what one query leaves for the next while a word is typed:
+// every entry that may match str in some field (a superset of its matches,
+// and of the matches of every query extending str). A query whose folded
+// text extends str only looks at those entries.
+type narrowing struct {
+	str      string
+	audience string
+	gen      uint64
+	entries  []int32
 }
 
 // NewIndex returns an empty index.
@@ -323,6 +342,7 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 	if !changed {
 		return
 	}
+	x.gen++
 	var mask uint64
 	for f := range fs {
 		fs[f] = newField(strs[f])
@@ -341,6 +361,7 @@ func (x *Index) remove(k entryKey) {
 	if !ok {
 		return
 	}
+	x.gen++
 	last := len(x.entries) - 1
 	if i != last {
 		x.ordered = false
@@ -376,6 +397,7 @@ func newField(s string) field {
 			f.mask |= charMask(rune(f.fold[i]))
 		}
 		f.pairs = pairsOf(f.fold)
+		f.starts = f.wordStarts()
 		return f
 	}
 	var b strings.Builder
@@ -387,7 +409,17 @@ func newField(s string) field {
 	}
 	f.fold = b.String()
 	f.pairs = pairsOf(f.fold)
+	f.starts = f.wordStarts()
 	return f
+}
+
+func (f *field) wordStarts() (m uint64) {
+	for i, r := range f.fold {
+		if f.boundary(i) {
+			m |= charMask(r)
+		}
+	}
+	return m
 }
 
 // charMask maps a folded rune to one bit of a 64-bit presence set: a
@@ -411,6 +443,7 @@ type query struct {
 	runes []string // UTF-8 of each folded rune
 	mask  uint64
 	pairs pairSet
+	first uint64 // charMask of the first rune
 }
 
 func newQuery(q string) query {
@@ -423,6 +456,9 @@ func newQuery(q string) query {
 		fr := foldRune(r)
 		b.WriteRune(fr)
 		qq.mask |= charMask(fr)
+		if qq.runes == nil {
+			qq.first = charMask(fr)
+		}
 		qq.runes = append(qq.runes, string(fr))
 	}
 	qq.str = b.String()
@@ -468,6 +504,9 @@ func (f *field) match(q *query, buf []int, fuzzy bool, minTier int) (tier int, p
 		}
 		fillContiguous(q, pos, 0)
 		return tierPrefix, pos
+	}
+	if minTier > tierInside && f.starts&q.first == 0 {
+		return tierNone, nil // no word starts with the first rune
 	}
 	if !fuzzy || n < 2 || minTier > tierInitials {
 		// One piece or nothing: no subsequence pass first.
@@ -572,6 +611,40 @@ func (f *field) onePiece(q *query, pos []int) (int, []int) {
 	return tier, pos
 }
 
+// mayMatch reports whether some field of entry i may match q: letters in
+// order in a fuzzy field, one piece in a description. It holds for every
+// entry match finds, and what may match a query may also match any shorter
+// query it extends: the narrowing of Query rests on both. It stops at the
+// first field that may (the description, the longest, last).
+func (x *Index) mayMatch(i int, q *query) bool {
+	fs := &x.fields[i]
+	for f := range fs {
+		fl := &fs[f]
+		if len(fl.fold) < len(q.str) || q.mask&^fl.mask != 0 {
+			continue
+		}
+		if !fuzzyField[f] {
+			if fl.pairs.holds(q.pairs) && strings.Contains(fl.fold, q.str) {
+				return true
+			}
+			continue
+		}
+		at := 0
+		for _, r := range q.runes {
+			j := index(fl.fold[at:], r)
+			if j < 0 {
+				at = -1
+				break
+			}
+			at += j + len(r)
+		}
+		if at >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // index is strings.Index for the UTF-8 of one rune, vectorised for ASCII.
 func index(s, r string) int {
 	if len(r) == 1 {
@@ -670,14 +743,37 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 	heap := make([]candidate, 0, min(limit, len(x.entries))+1)
 	empty := len(qq.runes) == 0
 	strong := 0
-	for i := 0; ; i++ {
-		if i = nextCandidate(x.masks, qq.mask, i); i == len(x.masks) {
+	// While a word is typed, each query extends the previous one: only the
+	// entries that may have matched it can match this one.
+	var from []int32
+	if n := x.last.Load(); n != nil && !empty && n.gen == x.gen && n.audience == opts.Audience && strings.HasPrefix(qq.str, n.str) {
+		from = n.entries
+	}
+	var next []int32
+	complete := !empty
+	for k, i := 0, 0; ; i++ {
+		if from != nil {
+			if k == len(from) {
+				break
+			}
+			i = int(from[k])
+			k++
+			if qq.mask&^x.masks[i] != 0 {
+				continue
+			}
+		} else if i = nextCandidate(x.masks, qq.mask, i); i == len(x.masks) {
 			break
 		}
 		if opts.Audience != "" {
 			if aud := x.entries[i].audience; len(aud) > 0 && !containsString(aud, opts.Audience) {
 				continue
 			}
+		}
+		if !empty {
+			if !x.mayMatch(i, &qq) {
+				continue
+			}
+			next = append(next, int32(i))
 		}
 		c := candidate{idx: i}
 		if !empty {
@@ -710,8 +806,12 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 			continue
 		}
 		if len(heap) == limit && !empty && heap[0].score == maxRank && x.ordered && x.maxPriority <= x.ranks[heap[0].idx].priority {
-			break // every later descriptor comes later and has no higher priority
+			complete = false // the narrowing would miss what was not scanned
+			break            // every later descriptor comes later and has no higher priority
 		}
+	}
+	if complete {
+		x.last.Store(&narrowing{str: qq.str, audience: opts.Audience, gen: x.gen, entries: next})
 	}
 	// Pop worst-first into place; scattered matches (the worst) go when
 	// there are enough strong ones.

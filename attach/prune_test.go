@@ -98,6 +98,15 @@ func TestQueryPruning(t *testing.T) {
 		}
 		queries = append(queries, string(b))
 	}
+	// Typed in order, so that each query narrows from the one before
+	// (Query's narrowing), with words that share prefixes and restarts.
+	var typed []string
+	for _, q := range append(slices.Clone(mentionQueries), "data retention policy", "data ret", "dat", "r", "re", "ret") {
+		for i := 1; i <= len(q); i++ {
+			typed = append(typed, q[:i])
+		}
+	}
+	queries = append(queries, typed...)
 	x1, rs := peerIndex(3000, 1)
 	x2 := pickerIndex(2000)
 	for _, tc := range []struct {
@@ -119,7 +128,13 @@ func TestQueryPruning(t *testing.T) {
 				tc.edit()
 			}
 			for _, limit := range []int{1, 5, 20} {
-				for _, q := range queries {
+				for j, q := range queries {
+					if tc.edit != nil && j%50 == 25 {
+						// A change between keystrokes: the narrowing must not survive it.
+						r := rs[j%len(rs)]
+						r.Title = "data retention " + q
+						tc.x.AddResources(r)
+					}
 					got, want := tc.x.Query(q, QueryOptions{Limit: limit}), tc.x.queryAll(q, limit)
 					if len(got) == 0 && len(want) == 0 {
 						continue
