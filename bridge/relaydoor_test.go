@@ -390,9 +390,19 @@ func TestRelayDoorChecks(t *testing.T) {
 	// One /mcp connection holds the only slot: the door answers 503.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	held, _, err := websocket.Dial(ctx, "ws://"+host+"/mcp", &websocket.DialOptions{Subprotocols: []string{bridge.Subprotocol, bridge.TokenPrefix + "good"}})
-	if err != nil {
-		t.Fatal(err)
+	// The asks above release their slot when their source's session has
+	// ended, a moment after their close: wait for it (bounded).
+	var held *websocket.Conn
+	for {
+		var err error
+		held, _, err = websocket.Dial(ctx, "ws://"+host+"/mcp", &websocket.DialOptions{Subprotocols: []string{bridge.Subprotocol, bridge.TokenPrefix + "good"}})
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil || !strings.Contains(err.Error(), "503") {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	defer held.CloseNow()
 	// The slot is taken once the upgrade is answered.
