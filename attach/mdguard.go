@@ -242,9 +242,10 @@ func (s *mdScan) run() bool {
 				}
 				i++
 			}
-			if quotes == 0 && markers == 0 && prevBlank {
+			if quotes == 0 && markers == 0 && prevBlank && i < len(src) && src[i] != '\n' && src[i] != '\r' {
 				// After a blank line only lines indented to an item's
-				// content continue it.
+				// content continue it. A blank line itself closes
+				// nothing: its indentation says nothing about the items.
 				s.closeItems(col)
 			}
 			if i < len(src) && src[i] == '>' {

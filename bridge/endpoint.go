@@ -195,6 +195,22 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request, upgrade bool, n
 	return true
 }
 
+// claim checks the offered token and takes a connection slot (release it
+// with e.conns.Add(-1)); ok is false when the request has been refused.
+func (e *endpoint) claim(w http.ResponseWriter, r *http.Request, offered []string) (principal string, ok bool) {
+	principal, v := e.checkToken(offeredToken(offered))
+	if v != nil {
+		e.refuse(w, r, v)
+		return "", false
+	}
+	if n := e.conns.Add(1); e.o.MaxConns > 0 && n > int64(e.o.MaxConns) {
+		e.conns.Add(-1)
+		e.refuse(w, r, e.capVerdict())
+		return "", false
+	}
+	return principal, true
+}
+
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	upgrade := strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 	if !upgrade && r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
@@ -210,14 +226,8 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Fix: `offer the WebSocket subprotocol "mcp"`})
 		return
 	}
-	principal, v := e.checkToken(offeredToken(offered))
-	if v != nil {
-		e.refuse(w, r, v)
-		return
-	}
-	if n := e.conns.Add(1); e.o.MaxConns > 0 && n > int64(e.o.MaxConns) {
-		e.conns.Add(-1)
-		e.refuse(w, r, e.capVerdict())
+	principal, ok := e.claim(w, r, offered)
+	if !ok {
 		return
 	}
 	defer e.conns.Add(-1)

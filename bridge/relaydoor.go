@@ -82,14 +82,8 @@ func (d *relayDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !e.admit(w, r, upgrade, "this is the relay door: one resources/read ask (a text message) over WebSocket, answered by one binary relay frame") {
 		return
 	}
-	principal, v := e.checkToken(offeredToken(offeredSubprotocols(r)))
-	if v != nil {
-		e.refuse(w, r, v)
-		return
-	}
-	if n := e.conns.Add(1); e.o.MaxConns > 0 && n > int64(e.o.MaxConns) {
-		e.conns.Add(-1)
-		e.refuse(w, r, e.capVerdict())
+	principal, ok := e.claim(w, r, offeredSubprotocols(r))
+	if !ok {
 		return
 	}
 	defer e.conns.Add(-1)

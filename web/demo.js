@@ -442,12 +442,7 @@ function renderChips() {
       continue
     }
     const li = h("li", { class: `chip state-${st}${state.selected === uri ? " is-selected" : ""}${d.flash ? " flash" : ""}`, "data-uri": uri },
-      h("button", { type: "button", class: "chip-main", "aria-pressed": String(state.selected === uri), title: displayText(uri), onclick: () => {
-        state.selected = uri
-        renderChips()
-        renderPreview()
-        selectTab("preview")
-      } },
+      h("button", { type: "button", class: "chip-main", "aria-pressed": String(state.selected === uri), title: displayText(uri), onclick: () => selectChip(uri) },
         h("span", { class: "chip-glyph", "aria-hidden": "true", text: glyph(first.mimeType) }),
         h("span", { class: "chip-title", text: name }),
         h("span", { class: `badge badge-${st}`, text: d.flash ? "updated" : st }),
@@ -817,14 +812,17 @@ function promptChip(p) {
     }, text: "×" }))
 }
 
+// selectChip shows a chip's document in the preview.
+function selectChip(uri) {
+  state.selected = uri
+  renderChips()
+  renderPreview()
+  selectTab("preview")
+}
+
 function promptDocChip(uri, d, name, first) {
   return h("li", { class: `chip chip-from-prompt${state.selected === uri ? " is-selected" : ""}`, "data-uri": uri, "data-prompt": d.prompt },
-    h("button", { type: "button", class: "chip-main", "aria-pressed": String(state.selected === uri), title: displayText(uri), onclick: () => {
-      state.selected = uri
-      renderChips()
-      renderPreview()
-      selectTab("preview")
-    } },
+    h("button", { type: "button", class: "chip-main", "aria-pressed": String(state.selected === uri), title: displayText(uri), onclick: () => selectChip(uri) },
       h("span", { class: "chip-glyph", "aria-hidden": "true", text: glyph(first.mimeType) }),
       h("span", { class: "chip-title", text: name }),
       h("span", { class: "badge badge-prompt", text: `from /${d.prompt}` })),

@@ -175,12 +175,7 @@ export function renderOption(r, idPrefix, ctx) {
   const uri = el("span", "mcp-mention-uri", { dir: "ltr" })
   appendHighlighted(uri, isTemplate ? d.uriTemplate : d.uri, hl.uri)
   sub.append(uri)
-  if (d.description) {
-    sub.append(" · ")
-    const desc = el("span", "mcp-mention-desc", { dir: "auto" })
-    appendHighlighted(desc, d.description, hl.description)
-    sub.append(desc)
-  }
+  appendDescription(sub, d.description, hl.description)
   const meta = el("span", "mcp-mention-meta")
   if (isTemplate) meta.append(Object.assign(el("span", "mcp-mention-badge is-template"), { textContent: "template" }))
   const mb = mimeBadge(d.mimeType)
@@ -253,12 +248,7 @@ export function renderPromptOption(r, idPrefix, ctx) {
   name.append("/")
   appendHighlighted(name, p.name, hl.name)
   sub.append(name)
-  if (p.description) {
-    sub.append(" · ")
-    const desc = el("span", "mcp-mention-desc", { dir: "auto" })
-    appendHighlighted(desc, p.description, hl.description)
-    sub.append(desc)
-  }
+  appendDescription(sub, p.description, hl.description)
   const meta = el("span", "mcp-mention-meta")
   meta.append(Object.assign(el("span", "mcp-mention-badge is-prompt"), { textContent: "prompt" }))
   const args = Array.isArray(p.arguments) ? p.arguments : []
@@ -270,4 +260,13 @@ export function renderPromptOption(r, idPrefix, ctx) {
   }
   opt.append(icon, title, meta, sub)
   return opt
+}
+
+// appendDescription adds " · description" (highlighted, direction of its own) to a row's second line.
+function appendDescription(sub, text, ranges) {
+  if (!text) return
+  sub.append(" · ")
+  const desc = el("span", "mcp-mention-desc", { dir: "auto" })
+  appendHighlighted(desc, text, ranges)
+  sub.append(desc)
 }

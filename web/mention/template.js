@@ -152,6 +152,13 @@ export class TemplateArgs {
     if (at < text.length) this.tpl.append(displayText(text.slice(at)))
     this.label.textContent = `${displayText(name)} (${s.step + 1} of ${s.names.length})`
     this.input.value = s.values[name] ?? ""
+    this.#resetStep(s)
+    this.#hooks.announce(`${displayText(s.template.title || s.template.name)}: enter ${displayText(name)}, ${s.step + 1} of ${s.names.length}`)
+    this.#requestCompletion()
+  }
+
+  /** Clears what the previous step left: its error, its pending completion and its suggestions. */
+  #resetStep(s) {
     this.err.textContent = ""
     s.ac?.abort()
     s.suggestions = []
@@ -160,8 +167,6 @@ export class TemplateArgs {
     this.list.hidden = true
     this.input.setAttribute("aria-expanded", "false")
     this.input.removeAttribute("aria-activedescendant")
-    this.#hooks.announce(`${displayText(s.template.title || s.template.name)}: enter ${displayText(name)}, ${s.step + 1} of ${s.names.length}`)
-    this.#requestCompletion()
   }
 
   /** The prompt's step: "/name" and its arguments, the current one marked; the argument's description below. */
@@ -182,14 +187,7 @@ export class TemplateArgs {
     this.label.textContent = `${displayText(label)} (${s.step + 1} of ${s.names.length}, ${arg.required ? "required" : "optional"})`
     this.input.value = s.values[name] ?? ""
     this.input.required = !!arg.required
-    this.err.textContent = ""
-    s.ac?.abort()
-    s.suggestions = []
-    s.active = -1
-    this.list.replaceChildren()
-    this.list.hidden = true
-    this.input.setAttribute("aria-expanded", "false")
-    this.input.removeAttribute("aria-activedescendant")
+    this.#resetStep(s)
     this.#hooks.announce(`${displayText(s.prompt.title || s.prompt.name)}: enter ${displayText(label)}, ${s.step + 1} of ${s.names.length}${arg.required ? ", required" : ""}`)
     this.#requestCompletion()
   }
