@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"github.com/gabriel-vasile/mimetype"
+	"github.com/mcphost/mcphost/internal/blob"
 )
 
 // Default limits and accept list. The read limit is what one 64 MiB
@@ -124,6 +127,10 @@ type Attachment struct {
 	HTML string `json:"html,omitempty"`
 	// Bytes holds a binary part's decoded bytes.
 	Bytes []byte `json:"-"`
+	// Held is a binary part's bytes when they stayed in the browser
+	// (internal/blob); Bytes is nil then. The wasm layer hands the page the
+	// same Uint8Array. Whoever drops the attachment releases it.
+	Held *blob.Ref `json:"-"`
 	// ForwardAsImage says the bytes may go to the model as an image of type
 	// MIMEType: the sniffed type is in the accept list and the image's
 	// header parses with sane dimensions.
@@ -243,6 +250,9 @@ func (o *options) fromPart(i int, c Contents, st *readState) Attachment {
 		return a
 	}
 
+	if c.Held != nil {
+		return o.heldPart(i, c, st)
+	}
 	blob := *c.Blob
 	wire := int64(len(blob))
 	// Size from the wire length, before decoding a byte (issue 3 §7).
@@ -254,11 +264,52 @@ func (o *options) fromPart(i int, c Contents, st *readState) Attachment {
 		st.total -= decodedLen(blob) // a failed part holds no budget
 		return fail(e)
 	}
-	a := o.binaryAttachment(i, c, data)
+	a := o.binaryAttachment(i, c, data, nil)
 	a.Size, a.WireSize = int64(len(data)), wire
 	markApp(&a, &c)
 	return a
 }
+
+// heldPart is fromPart for a blob whose bytes stayed in the browser: the
+// size is known, the base64 was checked there (strict, canonical), and Go
+// copies only what the decision needs: the first bytes for sniffing, and
+// for an image as much as its header check reads. A part that sniffs or is
+// declared as text needs every byte (UTF-8 validity, the text itself): it
+// is copied into Go and goes the ordinary way.
+func (o *options) heldPart(i int, c Contents, st *readState) Attachment {
+	ref := c.Held
+	size := ref.Size()
+	if e := o.checkSize(i, c.URI, size, st); e != nil {
+		ref.Release()
+		a := errorAttachment(i, c.URI, e)
+		a.DeclaredMIMEType, a.Meta = c.MIMEType, c.Meta
+		return a
+	}
+	head, err := ref.Prefix(sniffBytes)
+	if err == nil {
+		sm := mimetype.Detect(head)
+		if isA(sm, textPlain) || isTextual(essence(sm.String())) || isTextual(essence(c.MIMEType)) {
+			head, err = ref.Bytes()
+			ref.Release()
+			ref = nil
+		}
+	}
+	if err != nil {
+		st.total -= size
+		e := newError(CodeBadBase64, c.URI, i, "part %d (%q): the blob's bytes are gone (%v)", i, c.URI, err)
+		a := errorAttachment(i, c.URI, e)
+		a.DeclaredMIMEType, a.Meta = c.MIMEType, c.Meta
+		return a
+	}
+	a := o.binaryAttachment(i, c, head, ref)
+	a.Size, a.WireSize = size, EncodedLen(size)
+	markApp(&a, &c)
+	return a
+}
+
+// sniffBytes is what mimetype.Detect reads of its input (its default read
+// limit): the first bytes decide the type, the same as over every byte.
+const sniffBytes = 4096
 
 // checkSize applies the per-part and per-read limits and charges the part
 // to the read when it fits.
@@ -275,6 +326,15 @@ func (o *options) checkSize(i int, uri string, size int64, st *readState) *Error
 	}
 	st.total += size
 	return nil
+}
+
+// BinaryBytes returns a binary part's bytes: Bytes, or a copy of the held
+// ones (which fails once they were released: the part left the context).
+func (a *Attachment) BinaryBytes() ([]byte, error) {
+	if a.Held != nil {
+		return a.Held.Bytes()
+	}
+	return a.Bytes, nil
 }
 
 // EncodedLen is the base64 wire length of n decoded bytes: 4·⌈n/3⌉.

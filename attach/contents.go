@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/mcphost/mcphost/internal/blob"
 )
 
 // Contents is one entry of a resources/read result's "contents" array (or
@@ -21,6 +23,9 @@ type Contents struct {
 	Text     *string         `json:"text,omitempty"` // nil = absent; &"" = present and empty
 	Blob     *string         `json:"blob,omitempty"` // base64 as on the wire; nil = absent
 	Meta     json.RawMessage `json:"_meta,omitempty"`
+	// Held is the blob's decoded bytes kept outside Go (internal/blob); Blob
+	// is then a token, not base64. The attachment made takes it over.
+	Held *blob.Ref `json:"-"`
 }
 
 // envelope is the part of a resources/read result this package reads.

@@ -3,6 +3,8 @@ package attach
 import (
 	"errors"
 	"strconv"
+
+	"github.com/mcphost/mcphost/internal/blob"
 )
 
 // Image header checks (issue 14 §5). mimetype decides from a magic number
@@ -49,6 +51,38 @@ var errJPEGTruncated = errors.New("JPEG is truncated inside a segment before its
 
 // checkImage returns nil when data, sniffed as ess, has a header that
 // parses and declares sane dimensions, else what is wrong with it.
+// checkHeldImage is checkImage over bytes held in the browser: it copies a
+// prefix, and a larger one while the check needs more, up to every byte. A
+// check that passes on a prefix passes on the whole (each reads forward and
+// only ever fails for want of bytes at the end), so only a failure is
+// retried. PNG reads its chunk headers only and knows the size.
+func checkHeldImage(ess string, r *blob.Ref) error {
+	check := imageCheck(ess)
+	if check == nil {
+		return errors.New("mcphost has no header check for " + ess)
+	}
+	size := r.Size()
+	for n := int64(heldCheckBytes); ; n *= 4 {
+		b, err := r.Prefix(n)
+		if err != nil {
+			return err
+		}
+		if ess == "image/png" {
+			_, _, err = checkPNGSized(b, uint64(size))
+		} else {
+			_, _, err = check(b)
+		}
+		if err == nil || (int64(len(b)) >= size && err != errShort) {
+			return err
+		}
+	}
+}
+
+// heldCheckBytes is the first prefix checkHeldImage copies: a PNG's header
+// and first chunks, or a JPEG's segments up to its frame header unless
+// EXIF or ICC data comes first.
+const heldCheckBytes = 64 << 10
+
 func checkImage(ess string, data []byte) error {
 	check := imageCheck(ess)
 	if check == nil {
@@ -98,7 +132,16 @@ func crc32IEEE(b []byte) uint32 {
 // depth and colour type, dimensions), then walks the chunks to the first
 // IDAT, which must be present in full, after a PLTE for a palette image
 // (PNG 3rd edition, §5.3, §11.2). Chunk CRCs after IHDR are not checked.
-func checkPNG(b []byte) (w, h uint64, err error) {
+func checkPNG(b []byte) (w, h uint64, err error) { return checkPNGSized(b, uint64(len(b))) }
+
+// errShort is what a sized check returns when it must read past the prefix
+// it was given (checkHeldImage then copies more).
+var errShort = errors.New("header check needs more bytes")
+
+// checkPNGSized is checkPNG over the first len(b) of size bytes: the chunk
+// walk needs each chunk's 8-byte header only (a PNG's IDAT chunk may hold
+// most of the file), so a prefix tells whether the first IDAT is whole.
+func checkPNGSized(b []byte, size uint64) (w, h uint64, err error) {
 	if len(b) < 8 || string(b[:8]) != "\x89PNG\r\n\x1a\n" {
 		return 0, 0, errors.New("no PNG signature")
 	}
@@ -126,11 +169,14 @@ func checkPNG(b []byte) (w, h uint64, err error) {
 	}
 	palette := false
 	for off := uint64(33); ; {
-		if off+8 > uint64(len(b)) {
+		if off+8 > size {
 			return 0, 0, errors.New("PNG is truncated before its image data (no IDAT chunk)")
 		}
+		if off+8 > uint64(len(b)) {
+			return 0, 0, errShort
+		}
 		n, typ := be32(b[off:]), b[off+4:off+8]
-		if n > 1<<31-1 || off+12+n > uint64(len(b)) {
+		if n > 1<<31-1 || off+12+n > size {
 			return 0, 0, errors.New("PNG is truncated inside a chunk before its image data")
 		}
 		switch string(typ) {

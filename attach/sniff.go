@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gabriel-vasile/mimetype"
+	"github.com/mcphost/mcphost/internal/blob"
 )
 
 const (
@@ -184,10 +185,17 @@ func (o *options) renderMarkdown(src, baseURI string) (html, plain string, err e
 	return o.markdown(src, baseURI, o.remoteImages)
 }
 
-func (o *options) binaryAttachment(i int, c Contents, data []byte) Attachment {
+// binaryAttachment decides a binary part from data, every byte of it, or,
+// when held is not nil, the first sniffBytes of the held bytes (heldPart:
+// then neither the sniffed nor the declared type is text, and the image
+// header check reads the held bytes).
+func (o *options) binaryAttachment(i int, c Contents, data []byte, held *blob.Ref) Attachment {
 	a := Attachment{
 		URI: c.URI, Part: i, Kind: KindBinary, DeclaredMIMEType: c.MIMEType,
 		Bytes: data, Meta: c.Meta, Warnings: []string{},
+	}
+	if held != nil {
+		a.Bytes, a.Held = nil, held
 	}
 	sm := mimetype.Detect(data)
 	sniffed := essence(sm.String())
@@ -229,7 +237,13 @@ func (o *options) binaryAttachment(i int, c Contents, data []byte) Attachment {
 	case sniffed == svgType || a.MIMEType == svgType:
 		a.warn("SVG is never forwarded to the model as an image (an SVG document can carry script)")
 	case o.accept[sniffed]:
-		if err := checkImage(sniffed, data); err != nil {
+		var err error
+		if held != nil {
+			err = checkHeldImage(sniffed, held)
+		} else {
+			err = checkImage(sniffed, data)
+		}
+		if err != nil {
 			// Treated as bytes of no known type, like any binary part a
 			// model cannot take: kept, not presentable, not an image.
 			a.MIMEType = octetStream

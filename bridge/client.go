@@ -581,6 +581,10 @@ func (s *Session) callRaw(ctx context.Context, method, uri string, params []byte
 	}
 }
 
+// A blobKeeper is a socket that can keep the large blobs of a
+// resources/read answer out of Go (the browser's: internal/blob).
+type blobKeeper interface{ expectBlobs(id int64) }
+
 // start registers a pending request and sends it; the response arrives on
 // the returned channel (closed when the session ends).
 func (s *Session) start(method, uri string, params []byte) (int64, chan *envelope, error) {
@@ -601,6 +605,11 @@ func (s *Session) send(id int64, method, uri string, params []byte) (chan *envel
 	}
 	s.pending[id] = ch
 	s.mu.Unlock()
+	if method == "resources/read" {
+		if e, ok := s.conn.ws.(blobKeeper); ok {
+			e.expectBlobs(id)
+		}
+	}
 	if err := s.conn.WriteRaw(context.Background(), frame); err != nil {
 		s.take(id)
 		if cerr := s.connErr(); cerr != nil {

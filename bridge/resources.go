@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/mcphost/mcphost/internal/blob"
 )
 
 // A List is what a paginated listing gathered. It is returned even when the
@@ -248,6 +250,22 @@ func (s *Session) Read(ctx context.Context, uri string) (*ReadResult, error) {
 
 // DecodeReadResult decodes the result of resources/read for uri.
 func DecodeReadResult(uri string, raw []byte) ([]ResourceContents, error) {
+	out, err := decodeReadResult(uri, raw)
+	claimHeld(out)
+	return out, err
+}
+
+// claimHeld gives each part whose blob is a token socket.js offered
+// (internal/blob) its bytes. Any other blob stays what the server sent.
+func claimHeld(cs []ResourceContents) {
+	for i := range cs {
+		if b := cs[i].Blob; b != nil && len(*b) < 128 {
+			cs[i].Held = blob.Claim(*b)
+		}
+	}
+}
+
+func decodeReadResult(uri string, raw []byte) ([]ResourceContents, error) {
 	if out, ok := decodeContentsFast(raw); ok {
 		return out, nil
 	}

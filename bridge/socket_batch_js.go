@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"encoding/json"
+
+	"github.com/mcphost/mcphost/internal/blob"
 )
 
 // jsOpenSocket is web/socket.js's openSocket, which mcphost.js lends the
@@ -188,7 +190,8 @@ func (s *batchSocket) take() (int, error) {
 	s.mu.Lock()
 	limit := s.limit
 	s.mu.Unlock()
-	b := s.js.Call("take", batchFrames, batchBytes, float64(limit))
+	s1, s2 := blob.Seeds()
+	b := s.js.Call("take", batchFrames, batchBytes, float64(limit), s1, s2)
 	if tb := b.Get("tooBig").Int(); tb > 0 {
 		s.closeCode(statusMessageTooBig, fmt.Sprintf("read limited at %d bytes", limit))
 		return 0, fmt.Errorf("%w: read limited at %d bytes (got %d)", errReadLimit, limit, tb)
@@ -204,6 +207,9 @@ func (s *batchSocket) take() (int, error) {
 	all := make([]byte, data.Get("length").Int())
 	js.CopyBytesToGo(all, data)
 	if count == 1 {
+		if bl := b.Get("blobs"); bl.Type() == js.TypeObject {
+			offerBlobs(bl)
+		}
 		n := int(int32(binary.LittleEndian.Uint32(raw)))
 		s.mu.Lock()
 		s.frames = append(s.frames, jsFrame{data: all, binary: n < 0})
@@ -230,6 +236,25 @@ func (s *batchSocket) take() (int, error) {
 	s.mu.Unlock()
 	return count, nil
 }
+
+// offerBlobs makes the blobs socket.js kept out of a frame claimable by
+// the frame's decoder (bridge.DecodeReadResult), and releases the ones
+// offered long ago and never claimed (their answer's call had ended).
+func offerBlobs(bl js.Value) {
+	blob.Sweep(blobOfferAge)
+	for i, n := 0, bl.Length(); i < n; i++ {
+		x := bl.Index(i)
+		sum := uint64(uint32(x.Get("hi").Int()))<<32 | uint64(uint32(x.Get("lo").Int()))
+		blob.Offer(x.Get("token").String(), blob.FromJS(x.Get("box"), int64(x.Get("size").Int()), sum))
+	}
+}
+
+// blobOfferAge bounds how long a kept blob waits for its decoder.
+const blobOfferAge = time.Minute
+
+// expectBlobs tells socket.js that the answer to request id is a
+// resources/read result whose large blobs may stay in JavaScript.
+func (s *batchSocket) expectBlobs(id int64) { jsCall(s.js, "expect", float64(id)) }
 
 func (s *batchSocket) write(ctx context.Context, data []byte) error {
 	select {

@@ -1,6 +1,10 @@
 package bridge
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/mcphost/mcphost/internal/blob"
+)
 
 // Wire types for the resource side of MCP 2025-11-25. They keep only what a
 // host needs and tolerate unknown keys (go-sdk adds ttlMs and cacheScope even
@@ -65,6 +69,9 @@ type ResourceContents struct {
 	Text     *string         `json:"text,omitempty"`
 	Blob     *string         `json:"blob,omitempty"` // standard base64, as on the wire
 	Meta     json.RawMessage `json:"_meta,omitempty"`
+	// Held is the blob's bytes when the browser kept them (internal/blob):
+	// Blob is then the token that stood in for the base64 on the wire.
+	Held *blob.Ref `json:"-"`
 }
 
 // A Tool is one entry of tools/list. Schemas stay raw JSON.

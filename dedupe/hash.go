@@ -1,12 +1,15 @@
 package dedupe
 
 import (
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"strings"
+
+	"github.com/mcphost/mcphost/internal/blob"
 )
 
 // Part is one item of a resources/read result, or the "resource" member of
@@ -18,18 +21,23 @@ type Part struct {
 	Text     *string         `json:"text,omitempty"` // nil = absent; &"" = present and empty
 	Blob     *string         `json:"blob,omitempty"` // base64 as on the wire; nil = absent
 	Meta     json.RawMessage `json:"_meta,omitempty"`
+	// Held is the blob's decoded bytes kept outside Go (internal/blob),
+	// measured by its size and digest; Blob is then a token.
+	Held *blob.Ref `json:"-"`
 }
 
-// digest identifies a part's payload: a 64-bit hash/maphash with a
-// per-process seed, over a domain byte and the payload. Text and blob
-// payloads are hashed in separate domains: a text part and a blob part
-// holding the same bytes are shown to a model differently, so they are not
-// duplicates. The MIME type and _meta are not hashed.
+// digest identifies a part's payload with 64 bits and a per-process seed:
+// a text by hash/maphash over a domain byte and the text, a blob by
+// internal/blob.Hash over its decoded bytes. The two functions differ, so
+// a text part and a blob part holding the same bytes (shown to a model
+// differently) are not duplicates. The MIME type and _meta are not hashed.
 //
 // Why not SHA-256: under wasm it hashes ~30 MB/s, which made the ledger the
-// slowest step of an image read (73 ms for a 1.8 MB PNG); maphash runs ~8×
-// faster there. Collisions are not a concern: a ledger lives in one process,
-// holds a few thousand documents, and a server cannot predict the seed.
+// slowest step of an image read (73 ms for a 1.8 MB PNG), and in the page
+// WebCrypto is asynchronous while filterToolResult is not. Collisions are
+// not a concern: a ledger lives in one process, holds a few thousand
+// documents, a server cannot predict the seeds, and a collision could only
+// take one payload of a URI for another.
 type digest [8]byte
 
 var seed = maphash.MakeSeed()
@@ -46,26 +54,42 @@ var (
 	errTwoPayloads = errors.New("both text and blob")
 )
 
-// measurePart hashes the payload of p. A blob is hashed as its base64 text
-// in a normal form (line breaks removed, padding stripped), which is
-// validated but not decoded: two encodings of the same bytes compare equal
-// (padded or not, wrapped or not), and the size is the decoded size.
-// Encodings that differ only in the unused low bits of the last character
-// hash differently; that can only miss a duplicate, never invent one.
+// measurePart hashes the payload of p. A blob is validated in a normal form
+// (line breaks removed, padding stripped), decoded, and measured by
+// blobMeasure: two encodings of the same bytes compare equal.
 func measurePart(p *Part) (measure, error) {
 	switch {
 	case p.Text != nil && p.Blob != nil:
 		return measure{}, errTwoPayloads
 	case p.Text != nil:
 		return sum('t', *p.Text, int64(len(*p.Text))), nil
+	case p.Held != nil:
+		return blobMeasure(p.Held.Sum(), p.Held.Size()), nil
 	case p.Blob != nil:
-		b, n, err := normalBase64(*p.Blob)
+		b, _, err := normalBase64(*p.Blob)
 		if err != nil {
 			return measure{}, fmt.Errorf("blob: %w", err)
 		}
-		return sum('b', b, n), nil
+		data, err := base64.RawStdEncoding.DecodeString(b)
+		if err != nil {
+			return measure{}, fmt.Errorf("blob: %w", err)
+		}
+		return blobMeasure(blob.Hash(data), int64(len(data))), nil
 	}
 	return measure{}, errNoPayload
+}
+
+// blobMeasure measures a blob by [blob.Hash] of its decoded bytes: the
+// browser keeps large blobs out of Go and hashes them there with the same
+// function and seeds (internal/blob), so a blob compares equal whether Go
+// or the page decoded it, and whatever its base64 looked like (padded or
+// not, wrapped or not, stray low bits in the last character).
+func blobMeasure(h uint64, size int64) measure {
+	var m measure
+	binary.BigEndian.PutUint64(m.sum[:], h)
+	m.size = size
+	m.tokens = estimateTokens(size)
+	return m
 }
 
 func sum(domain byte, payload string, size int64) measure {

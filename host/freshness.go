@@ -110,9 +110,21 @@ func deleteWaiter(ws []*waiter, w *waiter) []*waiter {
 	return ws
 }
 
+// releaseHeld lets go of the bytes of parts that stayed in the browser
+// (internal/blob): the parts are leaving the context. A page that kept an
+// attachment keeps its Uint8Array; Go no longer can hand it out.
+func releaseHeld(parts []attach.Attachment) {
+	for i := range parts {
+		if parts[i].Held != nil {
+			parts[i].Held.Release()
+		}
+	}
+}
+
 // drop ends the entry: its read is cancelled and every waiter gets err.
 func (e *entry) drop(err error) {
 	e.phase = phaseRemoved
+	releaseHeld(e.parts)
 	if e.cancel != nil {
 		e.cancel()
 	}
@@ -383,6 +395,7 @@ func (h *Host) settle(e *entry, t uint64, s session, why string, timedOut bool, 
 	if e.want {
 		h.tr("read applied while another is demanded (sustained progress)")
 	}
+	releaseHeld(e.parts)
 	e.parts, e.prints, e.applied = atts, prints, t
 	switch {
 	case changed:

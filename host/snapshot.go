@@ -251,7 +251,11 @@ func (h *Host) partDigest(ctx context.Context, a *attach.Attachment) (string, er
 	case attach.KindText:
 		return h.digest(ctx, []byte(a.Text))
 	case attach.KindBinary:
-		return h.digest(ctx, a.Bytes)
+		b, err := a.BinaryBytes()
+		if err != nil {
+			return "", err
+		}
+		return h.digest(ctx, b)
 	}
 	return "", nil
 }
@@ -307,7 +311,11 @@ func (h *Host) Snapshot(ctx context.Context, opts *SnapshotOptions) (*Snapshot, 
 					t := a.Text
 					p.Text = &t
 				case attach.KindBinary:
-					b := base64.StdEncoding.EncodeToString(a.Bytes)
+					raw, err := a.BinaryBytes()
+					if err != nil {
+						return nil, err
+					}
+					b := base64.StdEncoding.EncodeToString(raw)
 					p.Blob = &b
 				}
 				p.Meta = a.Meta

@@ -335,7 +335,7 @@ func attachmentsValue(atts []attach.Attachment) js.Value {
 	arr := parseJSON(b)
 	for i := range atts {
 		a := &atts[i]
-		if !a.HasText() && a.HTML == "" && a.Bytes == nil {
+		if !a.HasText() && a.HTML == "" && a.Bytes == nil && a.Held == nil {
 			continue
 		}
 		o := arr.Index(i)
@@ -345,7 +345,10 @@ func attachmentsValue(atts []attach.Attachment) js.Value {
 		if a.HTML != "" {
 			o.Set("html", a.HTML)
 		}
-		if a.Bytes != nil {
+		if a.Held != nil {
+			// The bytes stayed in the page (internal/blob): the same array.
+			o.Set("bytes", a.Held.JS())
+		} else if a.Bytes != nil {
 			u := jsUint8Array.New(len(a.Bytes))
 			js.CopyBytesToJS(u, a.Bytes)
 			o.Set("bytes", u)

@@ -11,6 +11,8 @@
 // frame that arrived meanwhile) and takes the whole batch in one call: its
 // UTF-8 bytes in one Uint8Array, their lengths in one Int32Array.
 
+import { keeper } from './blob.js'
+
 const encoder = new TextEncoder()
 // Frames past LARGE bytes are taken one at a time (see take).
 const LARGE = 1 << 20
@@ -72,6 +74,7 @@ export function openSocket(url, protocols, wake) {
   let opened = false
   let scheduled = false
   let scratch = new Uint8Array(64 << 10)
+  const keep = keeper() // large blobs of expected read answers stay here (blob.js)
   const channel = new MessageChannel()
   channel.port1.onmessage = () => {
     scheduled = false
@@ -123,9 +126,11 @@ export function openSocket(url, protocols, wake) {
      * Takes up to maxFrames waiting frames and at most maxBytes of their
      * UTF-8 (a first frame over maxBytes is taken alone and flagged). Returns
      * { bytes: Uint8Array, lens: Int32Array (negative: a binary frame of
-     * -len-1 bytes), count, tooBig: byte length of a frame over limit, or 0 }.
+     * -len-1 bytes), count, tooBig: byte length of a frame over limit, or 0,
+     * blobs: for a lone large frame whose blobs stayed here (blob.js), the
+     * kept blobs [{ token, box, size, hi, lo }], hashed with seeds s1, s2 }.
      */
-    take(maxFrames, maxBytes, limit) {
+    take(maxFrames, maxBytes, limit, s1, s2) {
       let off = 0
       let count = 0
       const lens = new Int32Array(Math.min(maxFrames, frames.length - head))
@@ -142,12 +147,17 @@ export function openSocket(url, protocols, wake) {
         // times its length in allocation and zeroing.
         if (bin ? src.length > LARGE : f.length > LARGE / 3) {
           if (count > 0) break // deliver what came before first
-          const u8 = bin ? src : encoder.encode(f)
+          const x = bin ? null : keep.extract(f, s1 >>> 0, s2 >>> 0)
+          const u8 = bin ? src : encoder.encode(x ? x.frame : f)
           frames[head++] = undefined
           this.compact()
-          if (u8.length > limit) return { bytes: new Uint8Array(0), lens, count: 0, tooBig: u8.length }
+          // The limit is the frame's as it came: tokens are ASCII, runs too.
+          let wire = u8.length
+          if (x) for (const b of x.blobs) wire -= b.token.length
+          if (x) wire += x.kept
+          if (wire > limit) return { bytes: new Uint8Array(0), lens, count: 0, tooBig: wire }
           lens[0] = bin ? -u8.length - 1 : u8.length
-          return { bytes: u8, lens: lens.subarray(0, 1), count: 1, tooBig: 0 }
+          return { bytes: u8, lens: lens.subarray(0, 1), count: 1, tooBig: 0, blobs: x ? x.blobs : null }
         }
         const need = bin ? src.length : f.length * 3
         if (count > 0 && off + need > maxBytes) break
@@ -182,6 +192,10 @@ export function openSocket(url, protocols, wake) {
         frames.splice(0, head)
         head = 0
       }
+    },
+    /** Go sent resources/read with this id: its answer's large blobs may stay here. */
+    expect(id) {
+      keep.expect(id)
     },
     /** Frames waiting for take(). */
     waiting: () => frames.length - head,

@@ -1,0 +1,198 @@
+// blob.js: large blobs of resources/read answers stay in JavaScript.
+//
+// Why: the answer to an image read arrives as a 2.4 MB string. Copying it
+// into the module's memory, decoding the base64 in Go and copying the bytes
+// back out made a read ~3× the time the WebSocket took to deliver it
+// (docs/bench.md). The browser decodes base64 natively
+// (Uint8Array.fromBase64, ~1 ms for 2.4 MB), so the socket cuts each large
+// "blob" string out of an expected answer, decodes it here, and hands Go the
+// frame with a token in its place, plus the bytes' size and ledger digest
+// (hash, the twin of internal/blob.Hash). Go sniffs and checks the first
+// bytes it copies on demand; the page gets the same Uint8Array.
+//
+// Nothing is changed unless every check holds; otherwise Go gets the frame
+// as it came and decides (the Go decoder names a bad offset):
+//   - the frame answers a resources/read Go said it sent (expect(id));
+//   - each run is a JSON string with no escape (base64 has none) of at
+//     least MIN_RUN characters, at a "blob" key;
+//   - fromBase64 with lastChunkHandling "strict" accepts it, and its output
+//     is exactly 3/4 of the run less the padding: fromBase64 skips ASCII
+//     whitespace, which the Go decoder (and the wire format) rejects, and a
+//     skipped character makes the output shorter;
+//   - the frame without the runs parses, and every token is the "blob" of
+//     an entry of result.contents.
+
+// Runs shorter than this are left to Go (the copy saved is not worth it).
+export const MIN_RUN = 64 << 10
+// At most this much JSON is left once the runs are cut (it is parsed here).
+const MAX_REST = 1 << 20
+const KEY = '"blob":"'
+const TOKEN_PREFIX = '*mcphost-blob:'
+
+const hasFromBase64 = typeof Uint8Array.fromBase64 === 'function'
+
+function nonce() {
+  const b = new Uint8Array(16)
+  crypto.getRandomValues(b)
+  return Array.from(b, x => x.toString(16).padStart(2, '0')).join('')
+}
+
+const C1 = 0xcc9e2d51
+const C2 = 0x1b873593
+const C3 = 0x85ebca6b
+const C4 = 0xc2b2ae35
+
+function fmix(h) {
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  h ^= h >>> 16
+  return h
+}
+
+/**
+ * hash is internal/blob.Hash: two murmur3-style 32-bit lanes over the
+ * little-endian words of bytes, seeded with s1 and s2. Returns [hi, lo] as
+ * unsigned 32-bit numbers.
+ */
+export function hash(bytes, s1, s2) {
+  const n = bytes.length >>> 0
+  let h1 = (s1 ^ n) | 0
+  let h2 = (s2 ^ n) | 0
+  const words = n >>> 2
+  let i = 0
+  const step = (w) => {
+    let k = Math.imul(w, C1)
+    k = (k << 15) | (k >>> 17)
+    h1 ^= Math.imul(k, C2)
+    h1 = (h1 << 13) | (h1 >>> 19)
+    h1 = (Math.imul(h1, 5) + 0xe6546b64) | 0
+    let m = Math.imul(w, C3)
+    m = (m << 17) | (m >>> 15)
+    h2 ^= Math.imul(m, C4)
+    h2 = (h2 << 11) | (h2 >>> 21)
+    h2 = (Math.imul(h2, 9) + 0x7feb352d) | 0
+  }
+  if (bytes.byteOffset % 4 === 0 && new Uint8Array(new Uint32Array([1]).buffer)[0] === 1) {
+    const v = new Uint32Array(bytes.buffer, bytes.byteOffset, words)
+    for (; i < words; i++) {
+      let k = Math.imul(v[i], C1)
+      k = (k << 15) | (k >>> 17)
+      h1 ^= Math.imul(k, C2)
+      h1 = (h1 << 13) | (h1 >>> 19)
+      h1 = (Math.imul(h1, 5) + 0xe6546b64) | 0
+      let m = Math.imul(v[i], C3)
+      m = (m << 17) | (m >>> 15)
+      h2 ^= Math.imul(m, C4)
+      h2 = (h2 << 11) | (h2 >>> 21)
+      h2 = (Math.imul(h2, 9) + 0x7feb352d) | 0
+    }
+  } else {
+    for (; i < words; i++) {
+      const o = 4 * i
+      step(bytes[o] | (bytes[o + 1] << 8) | (bytes[o + 2] << 16) | (bytes[o + 3] << 24))
+    }
+  }
+  const rest = n & 3
+  if (rest) {
+    let t = 0
+    for (let j = n - 1; j >= 4 * words; j--) t = (t << 8) | bytes[j]
+    let k = Math.imul(t, C1)
+    k = (k << 15) | (k >>> 17)
+    h1 ^= Math.imul(k, C2)
+    let m = Math.imul(t, C3)
+    m = (m << 17) | (m >>> 15)
+    h2 ^= Math.imul(m, C4)
+  }
+  h1 ^= n
+  h2 ^= n
+  h1 = (h1 + h2) | 0
+  h2 = (h2 + h1) | 0
+  h1 = fmix(h1)
+  h2 = fmix(h2)
+  h1 = (h1 + h2) | 0
+  h2 = (h2 + h1) | 0
+  return [h1 >>> 0, h2 >>> 0]
+}
+
+/** decode is strict base64 → bytes, or null where Go's decoder would disagree. */
+export function decodeStrict(run) {
+  if (!hasFromBase64 || run.length % 4 !== 0) return null
+  let bytes
+  try {
+    bytes = Uint8Array.fromBase64(run, { lastChunkHandling: 'strict' })
+  } catch {
+    return null
+  }
+  const pad = run.endsWith('==') ? 2 : run.endsWith('=') ? 1 : 0
+  return bytes.length === (run.length / 4) * 3 - pad ? bytes : null
+}
+
+/**
+ * A keeper cuts the large blobs out of the answers it expects. One per
+ * socket: its nonce makes its tokens unguessable by the server.
+ */
+export function keeper() {
+  const prefix = TOKEN_PREFIX + nonce() + ':'
+  const expected = new Set() // ids of resources/read requests in flight
+  let next = 0
+  return {
+    /** Go sent resources/read with this id. */
+    expect(id) {
+      if (expected.size > 4096) expected.clear() // ids of answers that never came
+      expected.add(id)
+    },
+    /**
+     * extract returns null (deliver f as it is) or { frame, blobs }, blobs
+     * being [{ token, box: { bytes }, size, hi, lo }].
+     */
+    extract(f, s1, s2) {
+      if (!hasFromBase64 || expected.size === 0) return null
+      let pos = 0
+      const pieces = []
+      const blobs = []
+      let kept = 0
+      for (;;) {
+        const k = f.indexOf(KEY, pos)
+        if (k < 0) break
+        const s = k + KEY.length
+        const e = f.indexOf('"', s)
+        if (e < 0) return null
+        const run = e - s
+        if (run >= MIN_RUN) {
+          const bs = f.indexOf('\\', s)
+          if (bs >= 0 && bs < e) return null // an escape: not plain base64
+          const bytes = decodeStrict(f.slice(s, e))
+          if (!bytes) return null
+          const token = prefix + next++
+          const [hi, lo] = hash(bytes, s1, s2)
+          pieces.push(f.slice(pos, s), token)
+          blobs.push({ token, box: { bytes }, size: bytes.length, hi, lo })
+          kept += run
+        } else {
+          pieces.push(f.slice(pos, e))
+        }
+        pos = e
+      }
+      if (!blobs.length) return null
+      pieces.push(f.slice(pos))
+      const frame = pieces.join('')
+      if (frame.length > MAX_REST) return null
+      let msg
+      try {
+        msg = JSON.parse(frame)
+      } catch {
+        return null
+      }
+      const id = msg?.id
+      const contents = msg?.result?.contents
+      if (!expected.has(id) || !Array.isArray(contents)) return null
+      let found = 0
+      for (const c of contents) if (typeof c?.blob === 'string' && c.blob.startsWith(prefix)) found++
+      if (found !== blobs.length) return null
+      expected.delete(id)
+      return { frame, blobs, kept }
+    },
+  }
+}
