@@ -347,7 +347,7 @@ func attachmentsValue(atts []attach.Attachment) js.Value {
 		}
 		if a.Held != nil {
 			// The bytes stayed in the page (internal/blob): the same array.
-			o.Set("bytes", a.Held.JS())
+			o.Set("_held", a.Held.Box()) // mcphost.js makes it "bytes" (fixAttachments)
 		} else if a.Bytes != nil {
 			u := jsUint8Array.New(len(a.Bytes))
 			js.CopyBytesToJS(u, a.Bytes)

@@ -383,19 +383,29 @@ function pairs(rec) {
   return out
 }
 
-// fixAttachments turns error parts' plain errors into MCPErrors.
+// fixAttachments turns error parts' plain errors into MCPErrors, and puts
+// the bytes that stayed in the page (web/blob.js, the part's _held box) in
+// a copy of the part. Why a copy: the Go side still references the objects
+// it made until its garbage collector runs, which a Go heap that holds no
+// bytes does rarely; bytes in those objects would outlive the page's use of
+// them (measured: +1.8 MB per image read, never collected).
 function fixAttachments(atts) {
-  for (const a of atts) if (a.error) a.error = fromGo(a.error)
-  return atts
+  return atts.map(a => {
+    if (a.error) a.error = fromGo(a.error)
+    if (!a._held) return a
+    const { _held, ...part } = a
+    part.bytes = _held.bytes ?? new Uint8Array(0)
+    return part
+  })
 }
 
-// fixResults turns restore results' plain errors into MCPErrors.
+// fixResults turns restore results' plain errors into MCPErrors (copies,
+// as fixAttachments).
 function fixResults(results) {
-  for (const r of results) {
+  return results.map(r => {
     if (r.error) r.error = fromGo(r.error)
-    if (r.parts) fixAttachments(r.parts)
-  }
-  return results
+    return r.parts ? { ...r, parts: fixAttachments(r.parts) } : r
+  })
 }
 
 function wsURL(url) {
@@ -509,7 +519,7 @@ class Host extends EventTarget {
   }
   async getPrompt(name, args, options) {
     const r = await this.#async('getPrompt', options, String(name), pairs(args))
-    for (const m of r.messages) if (m.parts) fixAttachments(m.parts)
+    r.messages = r.messages.map(m => (m.parts ? { ...m, parts: fixAttachments(m.parts) } : m))
     return r
   }
   completePrompt(name, argName, value, contextArgs, options) {

@@ -7,10 +7,11 @@ import (
 	"syscall/js"
 )
 
-// A Ref is a blob's decoded bytes held in JavaScript: box is a plain object
-// {bytes: Uint8Array} made by web/socket.js. Release empties the box (Go's
-// reference to a JS value is dropped only when Go collects it, which a
-// heap that holds no bytes does rarely; the box's bytes go at once).
+// A Ref is a blob's decoded bytes held in JavaScript, in a box made by
+// web/blob.js. Go never holds a reference to the Uint8Array itself, only to
+// the box: a js.Value is dropped only when Go collects it, which a heap that
+// holds no bytes does rarely, so Release empties the box and the bytes go
+// at once (unless the page kept them).
 type Ref struct {
 	size     int64
 	sum      uint64
@@ -18,23 +19,12 @@ type Ref struct {
 	released atomic.Bool
 }
 
-var uint8Array = js.Global().Get("Uint8Array")
-
-// FromJS makes a Ref over box ({bytes: Uint8Array}), whose size and [Hash]
-// web/socket.js computed. Go collecting the Ref releases it.
+// FromJS makes a Ref over a box of web/blob.js, whose size and [Hash]
+// socket.js computed. Go collecting the Ref releases it.
 func FromJS(box js.Value, size int64, sum uint64) *Ref {
 	r := &Ref{size: size, sum: sum, box: box}
-	runtime.AddCleanup(r, func(b js.Value) { b.Set("bytes", js.Null()) }, box)
+	runtime.AddCleanup(r, func(b js.Value) { b.Call("drop") }, box)
 	return r
-}
-
-// Hold copies data into a new Uint8Array and makes a Ref over it.
-func Hold(data []byte) *Ref {
-	u := uint8Array.New(len(data))
-	js.CopyBytesToJS(u, data)
-	box := js.Global().Get("Object").New()
-	box.Set("bytes", u)
-	return FromJS(box, int64(len(data)), Hash(data))
 }
 
 // Size is the number of decoded bytes.
@@ -46,27 +36,23 @@ func (r *Ref) Sum() uint64 { return r.sum }
 // ErrReleased is what reading a released Ref reports.
 var ErrReleased = errors.New("blob: the bytes were released")
 
-// JS returns the Uint8Array (shared, not copied), or null once released.
-func (r *Ref) JS() js.Value {
-	if r.released.Load() {
-		return js.Null()
-	}
-	return r.box.Get("bytes")
-}
+// Box returns the box for mcphost.js, which puts the bytes in the page's
+// attachment object (fixAttachments): an object Go made and still
+// references must not hold them.
+func (r *Ref) Box() js.Value { return r.box }
 
 // Prefix copies the first n bytes (all of them when n ≥ Size).
 func (r *Ref) Prefix(n int64) ([]byte, error) {
-	u := r.JS()
-	if u.Type() != js.TypeObject {
+	if r.released.Load() {
 		return nil, ErrReleased
 	}
 	n = min(max(n, 0), r.size)
-	out := make([]byte, n)
-	if n == r.size {
-		js.CopyBytesToGo(out, u)
-	} else {
-		js.CopyBytesToGo(out, u.Call("subarray", 0, n))
+	u := r.box.Call("head", n)
+	if u.Type() != js.TypeObject {
+		return nil, ErrReleased
 	}
+	out := make([]byte, n)
+	js.CopyBytesToGo(out, u)
 	return out, nil
 }
 
@@ -76,7 +62,7 @@ func (r *Ref) Bytes() ([]byte, error) { return r.Prefix(r.size) }
 // Release empties the box; later reads fail with [ErrReleased].
 func (r *Ref) Release() {
 	if r.released.CompareAndSwap(false, true) {
-		r.box.Set("bytes", js.Null())
+		r.box.Call("drop")
 	}
 }
 
