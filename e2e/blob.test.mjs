@@ -1,0 +1,126 @@
+// web/blob.js, where large blobs of read answers stay in the page, held to
+// the Go side in headless Debian Chromium (Uint8Array.fromBase64 is in
+// Chromium 140+, not in Node 20): its hash to internal/blob.Hash over the
+// golden vectors Go writes (internal/blob/testdata/hash.json), its strict
+// decoder to Go's decisions over the base64 fixtures
+// (internal/blob/testdata/base64.json: whitespace, missing padding, stray
+// bits, other alphabets), and the keeper's checks: only an expected read
+// answer's contents[].blob is cut out, anything else is left to Go.
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import http from 'node:http'
+import path from 'node:path'
+import { launchBrowser, root } from './harness.mjs'
+
+let server, base, browser, page
+
+before(async () => {
+  server = http.createServer((req, res) => {
+    if (req.url === '/web/blob.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' })
+      res.end(readFileSync(path.join(root, 'web/blob.js')))
+      return
+    }
+    res.writeHead(200, { 'content-type': 'text/html' })
+    res.end('<!doctype html><title>blob</title>')
+  })
+  await new Promise(r => server.listen(0, '127.0.0.1', r))
+  base = `http://127.0.0.1:${server.address().port}/`
+  browser = await launchBrowser()
+  page = await browser.context.newPage()
+  await page.goto(base)
+})
+
+after(async () => {
+  await browser?.close()
+  server?.close()
+})
+
+const golden = name => JSON.parse(readFileSync(path.join(root, 'internal/blob/testdata', name), 'utf8'))
+
+describe('web/blob.js against internal/blob', () => {
+  test('hash equals Go over every golden vector', async () => {
+    const vectors = golden('hash.json')
+    const bad = await page.evaluate(async vectors => {
+      const { hash } = await import('/web/blob.js')
+      const out = []
+      for (const v of vectors) {
+        const b = new Uint8Array(v.hex.length / 2)
+        for (let i = 0; i < b.length; i++) b[i] = parseInt(v.hex.slice(2 * i, 2 * i + 2), 16)
+        for (const [name, bytes] of [['aligned', b], ['unaligned', (() => { const u = new Uint8Array(b.length + 1); u.set(b, 1); return u.subarray(1) })()]]) {
+          const [hi, lo] = hash(bytes, v.seed1, v.seed2)
+          const sum = hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0')
+          if (sum !== v.sum) out.push(`${name} ${b.length} bytes, seeds ${v.seed1},${v.seed2}: ${sum}, Go ${v.sum}`)
+        }
+      }
+      return out
+    }, vectors)
+    assert.ok(vectors.length >= 60)
+    assert.deepEqual(bad, [])
+  })
+
+  test('decodeStrict accepts exactly what Go accepts, with the same bytes', async () => {
+    const cases = golden('base64.json')
+    const bad = await page.evaluate(async cases => {
+      const { decodeStrict } = await import('/web/blob.js')
+      if (typeof Uint8Array.fromBase64 !== 'function') return ['no Uint8Array.fromBase64 in this Chromium']
+      const out = []
+      for (const c of cases) {
+        const b = decodeStrict(c.in)
+        const hex = b ? Array.from(b, x => x.toString(16).padStart(2, '0')).join('') : null
+        if (!!b !== c.ok || (b && hex !== (c.hex ?? ''))) out.push(`${JSON.stringify(c.in)}: js ${hex}, Go ${c.ok ? c.hex ?? '' : 'rejects'}`)
+      }
+      return out
+    }, cases)
+    assert.ok(cases.some(c => !c.ok) && cases.some(c => c.ok))
+    assert.deepEqual(bad, [])
+  })
+
+  test('the keeper cuts out only an expected answer\'s contents[].blob', async () => {
+    const r = await page.evaluate(async () => {
+      const { keeper, MIN_RUN, hash } = await import('/web/blob.js')
+      const bytes = new Uint8Array(MIN_RUN)
+      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31) & 255
+      const b64 = bytes.toBase64()
+      const answer = (id, item, extra = '') => `{"jsonrpc":"2.0","id":${id},"result":{"contents":[${item}]${extra}}}`
+      const img = `{"uri":"x://a","mimeType":"image/png","blob":"${b64}"}`
+      const k = keeper()
+      const out = {}
+      out.unexpected = k.extract(answer(7, img), 1, 2)
+      k.expect(7)
+      out.otherId = k.extract(answer(8, img), 1, 2)
+      out.inMeta = k.extract(answer(7, '{"uri":"x://a","text":"t"}', `,"_meta":{"blob":"${b64}"}`), 1, 2)
+      out.whitespace = k.extract(answer(7, `{"uri":"x://a","blob":"${b64.slice(0, 100)} ${b64.slice(100, -4)}"}`), 1, 2)
+      out.escaped = k.extract(answer(7, `{"uri":"x://a","blob":"${b64.slice(0, 100)}\\/${b64.slice(102)}"}`), 1, 2)
+      out.unpadded = k.extract(answer(7, `{"uri":"x://a","blob":"${b64.replace(/=+$/, '')}A"}`), 1, 2)
+      const small = `{"uri":"x://s","blob":"QUJD"}`
+      const x = k.extract(answer(7, `${img},${small},${img}`), 3, 4)
+      const again = k.extract(answer(7, img), 1, 2) // an id is expected once
+      return {
+        refused: Object.entries(out).filter(([, v]) => v !== null).map(([n]) => n),
+        kept: x && x.blobs.length,
+        sizes: x && x.blobs.map(b => b.size),
+        sums: x && x.blobs.map(b => [b.hi, b.lo].join()),
+        want: hash(bytes, 3, 4).join(),
+        frame: x && JSON.parse(x.frame).result.contents.map(c => c.blob.startsWith('*mcphost-blob:') ? 'token' : c.blob),
+        tokensDiffer: x && x.blobs[0].token !== x.blobs[1].token,
+        keptChars: x && x.kept,
+        b64Length: b64.length,
+        head: x && Array.from(x.blobs[0].box.head(4)),
+        dropped: x && (x.blobs[0].box.drop(), x.blobs[0].box.head(4)),
+        again,
+      }
+    })
+    assert.deepEqual(r.refused, [], 'these were cut out although Go must decide them')
+    assert.equal(r.kept, 2)
+    assert.deepEqual(r.sizes, [65536, 65536])
+    assert.deepEqual(r.sums, [r.want, r.want])
+    assert.deepEqual(r.frame, ['token', 'QUJD', 'token'])
+    assert.ok(r.tokensDiffer)
+    assert.equal(r.keptChars, 2 * r.b64Length)
+    assert.deepEqual(r.head, [0, 31, 62, 93])
+    assert.equal(r.dropped, null)
+    assert.equal(r.again, null)
+  })
+})
