@@ -13,8 +13,8 @@
 // Nothing is changed unless every check holds; otherwise Go gets the frame
 // as it came and decides (the Go decoder names a bad offset):
 //   - the frame answers a resources/read Go said it sent (expect(id));
-//   - each run is a JSON string with no escape (base64 has none) of at
-//     least MIN_RUN characters, at a "blob" key;
+//   - each run is a JSON string of at least MIN_RUN characters at a "blob"
+//     key, with no escape (a backslash is not base64: the decoder refuses);
 //   - fromBase64 with lastChunkHandling "strict" accepts it, and its output
 //     is exactly 3/4 of the run less the padding: fromBase64 skips ASCII
 //     whitespace, which the Go decoder (and the wire format) rejects, and a
@@ -204,8 +204,8 @@ export function keeper() {
         if (e < 0) return null
         const run = e - s
         if (run >= MIN_RUN) {
-          const bs = f.indexOf('\\', s)
-          if (bs >= 0 && bs < e) return null // an escape: not plain base64
+          // An escape (a backslash) or an escaped quote that ended the run
+          // early is not in base64's alphabet: the strict decoder refuses it.
           const bytes = decodeStrict(f.slice(s, e))
           if (!bytes) return null
           const token = prefix + next++
