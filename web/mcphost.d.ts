@@ -439,7 +439,13 @@ export interface Attachment {
    * or past renderBudgetMs, or on which the render Worker crashed, is not
    * rendered: html is then `<pre>` of the escaped text, with a warning. */
   html?: string
-  /** A binary part's decoded bytes, copied once from the module. */
+  /**
+   * A binary part's decoded bytes. A large blob (64 KiB of base64 or more)
+   * of a read answer is decoded by the browser and never enters the module:
+   * every attachment object of that part then shares one Uint8Array, so
+   * treat it as read-only (copy it to change it). Smaller ones are copied
+   * once from the module.
+   */
   bytes?: Uint8Array
   /** The bytes may go to the model as an image of type mimeType: the type is
    * accepted and its header parses with sane dimensions (a PNG signature
