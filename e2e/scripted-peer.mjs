@@ -41,9 +41,10 @@ export function pageRelay(pagesFrom) {
 
 /**
  * Starts the peer. docs: { [uri]: initialVersion }. readMs: latency of every
- * resources/read (changeable later with peer.readMs = n). pagesFrom: see above.
+ * resources/read (changeable later with peer.readMs = n). pagesFrom: see above. blobs: { [uri]: { mimeType, blob } },
+ * answered as is (peer.blobs may change later).
  */
-export async function startScriptedPeer({ docs = {}, readMs = 0, pagesFrom = "" } = {}) {
+export async function startScriptedPeer({ docs = {}, readMs = 0, pagesFrom = "", blobs = {} } = {}) {
   const server = http.createServer(pageRelay(pagesFrom));
   const wss = new WebSocketServer({ server, handleProtocols: (ps) => (ps.has("mcp") ? "mcp" : false), maxPayload: 0 });
   const versions = new Map(Object.entries(docs));
@@ -58,6 +59,7 @@ export async function startScriptedPeer({ docs = {}, readMs = 0, pagesFrom = "" 
 
   const peer = {
     readMs,
+    blobs,
     log,
     reads,
     notified,
@@ -175,6 +177,10 @@ export async function startScriptedPeer({ docs = {}, readMs = 0, pagesFrom = "" 
             timers.delete(t);
             inFlight.set(uri, inFlight.get(uri) - 1);
             r.answeredAt = Date.now();
+            // blobs: { [uri]: { mimeType, blob } } answers with that part as
+            // it is (any string: bad base64 too), whatever the version.
+            const b = peer.blobs[uri];
+            if (b) return result(ws, m.id, { contents: [{ uri, mimeType: b.mimeType, blob: b.blob }] });
             result(ws, m.id, { contents: [{ uri, mimeType: "text/plain", text: peer.text(version) }] });
           }, peer.readMs);
           timers.add(t);
