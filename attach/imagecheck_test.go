@@ -10,8 +10,6 @@ import (
 	"image/jpeg"
 	"strings"
 	"testing"
-
-	"github.com/mcphost/mcphost/internal/blob"
 )
 
 // imageTypes indexes the checked types for the fuzz target.
@@ -290,25 +288,6 @@ func TestAcceptedTypeWithoutCheck(t *testing.T) {
 // FuzzImageHeader: the checks never panic; an image the standard library
 // decodes (with sane dimensions) is always accepted with the dimensions it
 // reports; an accepted image stays accepted with bytes appended.
-// TestHeldImageCheck: over bytes held in the browser the check copies
-// growing prefixes and decides as over every byte, for every case and
-// starting prefix.
-func TestHeldImageCheck(t *testing.T) {
-	defer func(n int64) { heldCheckBytes = n }(heldCheckBytes)
-	for _, start := range []int64{1, 16, 100, 4096, 64 << 10} {
-		heldCheckBytes = start
-		for _, tc := range imageCases(t) {
-			for _, typ := range imageTypes {
-				want := checkImage(typ, tc.data)
-				got := checkHeldImage(typ, blob.Hold(tc.data))
-				if (got == nil) != (want == nil) || (got != nil && got.Error() != want.Error()) {
-					t.Errorf("%s as %s from a %d-byte prefix: held %v, whole %v", tc.name, typ, start, got, want)
-				}
-			}
-		}
-	}
-}
-
 func FuzzImageHeader(f *testing.F) {
 	heldCheckBytes = 16 // walk the prefixes
 	for _, tc := range imageCases(f) {
@@ -321,7 +300,7 @@ func FuzzImageHeader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, k uint8) {
 		typ := imageTypes[int(k)%len(imageTypes)]
 		w, h, err := imageCheck(typ)(data)
-		if herr := checkHeldImage(typ, blob.Hold(data)); (herr == nil) != (err == nil) {
+		if herr := heldCheck(typ, data); (herr == nil) != (err == nil) {
 			t.Fatalf("held check %v, check %v", herr, err)
 		}
 		if err == nil {
