@@ -52,6 +52,10 @@ func TestHeldPartEqualsDecoded(t *testing.T) {
 		"json":  []byte(`{"a":[` + strings.Repeat(`1,`, 3000) + `2]}`),
 		"svg":   []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`),
 		"empty": {},
+		// NULs are valid UTF-8 that sniffs as no type: declared text, the
+		// whole payload decides, not its first bytes.
+		"nuls":           make([]byte, 8000),
+		"nuls then 0xff": append(make([]byte, 8000), 0xff),
 	}
 	for _, tc := range imageCases(t) {
 		payloads["image "+tc.name] = tc.data
