@@ -224,6 +224,15 @@ func (x *Index) putScratch(b []int32) { x.scratch.Store(&b) }
 // narrowRate of the entries it scanned matched records no narrowing.
 const narrowRate = 64
 
+// A narrowing holds at most max(narrowMin, entries / narrowShare)
+// entries: a query that may match more stops recording (the narrowing
+// would save the next keystroke little, and recording costs a mayMatch
+// per entry that ranking turned down from its signature alone).
+const (
+	narrowMin   = 1024
+	narrowShare = 8
+)
+
 // narrowing is what one query leaves for the next while a word is typed:
 // every entry that may match str in some field (a superset of its matches,
 // and of the matches of every query extending str). A query whose folded
@@ -792,6 +801,7 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 	}
 	complete, record := !empty, !empty
 	scanned, matched := 0, 0
+	maxNarrowing := max(narrowMin, len(x.masks)/narrowShare)
 	for k, i := 0, 0; ; i++ {
 		if from != nil {
 			if k == len(from) {
@@ -836,6 +846,9 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 			s, _, ok := x.best(i, &qq, buf, need)
 			if record && (ok || need > 1 && x.mayMatch(i, &qq)) {
 				next = append(next, int32(i)) // ranked below need: it may still match
+				if len(next) > maxNarrowing {
+					record, complete = false, false
+				}
 			}
 			if !ok {
 				continue
@@ -1017,7 +1030,8 @@ type signature struct {
 	udWords [8]uint64
 	// Adjacent byte pairs (pairs256) of the name and title together, of
 	// the URI and of the description.
-	ntPairs, uriPairs, descPairs pairs256
+	ntPairs, uriPairs pairs256
+	descPairs         pairs512
 }
 
 // Key kinds, salted into keyHash. A word-start key of four runes is set
@@ -1091,6 +1105,26 @@ func (p *pairs256) add(s string) {
 }
 
 func (p *pairs256) has(h uint8) bool { return p[h>>6]&(1<<(h&63)) != 0 }
+
+// pairs512 is pairs256 in 512 bits, for descriptions (prose holds many
+// pairs).
+type pairs512 [8]uint64
+
+func (p *pairs512) add(s string) {
+	for i := 1; i < len(s); i++ {
+		h := (uint32(s[i-1])<<8 | uint32(s[i])) * 0x9E3779B1 >> 23
+		p[h>>6] |= 1 << (h & 63)
+	}
+}
+
+func (p *pairs512) holds(q *pairs512) bool {
+	for i := range p {
+		if q[i]&^p[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
 
 func (p *pairs256) holds(q *pairs256) bool {
 	return q[0]&^p[0] == 0 && q[1]&^p[1] == 0 && q[2]&^p[2] == 0 && q[3]&^p[3] == 0
@@ -1189,9 +1223,10 @@ type sigQuery struct {
 	whole bool
 	// word is the word-start key of the first keyLen runes: for 4, the
 	// keyWord4 of the lenClass its run needs.
-	word  uint32
-	word2 uint32 // word-start key of the first two runes
-	pairs pairs256
+	word      uint32
+	word2     uint32 // word-start key of the first two runes
+	pairs     pairs256
+	descPairs pairs512
 	// steps are the query's adjacent byte pairs (the first 32), each with
 	// the charMask of the rune it enters when that rune begins there: as
 	// word-start pieces, each pair is in the field or its rune starts a
@@ -1230,6 +1265,7 @@ func newSigQuery(str string) sigQuery {
 		sq.word = keyHash(keyWord4+lenClass(sq.run), r)
 	}
 	sq.pairs.add(str)
+	sq.descPairs.add(str)
 	for i := 1; i < len(str) && sq.nsteps < len(sq.steps); i++ {
 		st := step{pair: pair256(str[i-1], str[i])}
 		if utf8.RuneStart(str[i]) {
@@ -1284,7 +1320,7 @@ func (s *signature) reaches(q *query, need int) bool {
 	if need > rank(tierWordStart, fURI) {
 		return false
 	}
-	inUD := s.uriPairs.holds(&sq.pairs) || s.descPairs.holds(&sq.pairs)
+	inUD := s.uriPairs.holds(&sq.pairs) || s.descPairs.holds(&sq.descPairs)
 	if inUD && hasBit(s.udWords[:], sq.word) {
 		return true
 	}
@@ -1318,4 +1354,3 @@ func (s *signature) reaches(q *query, need int) bool {
 	}
 	return false
 }
-
