@@ -650,11 +650,12 @@ func (f *field) onePiece(q *query, pos []int) (int, []int) {
 	return tier, pos
 }
 
-// mayMatch reports whether some field of entry i may match q: letters in
-// order in a fuzzy field, one piece in a description. It holds for every
-// entry match finds, and what may match a query may also match any shorter
-// query it extends: the narrowing of Query rests on both. It stops at the
-// first field that may (the description, the longest, last).
+// mayMatch reports whether some field of entry i may match q: in one
+// piece, or (in a fuzzy field where a word starts with q's first rune)
+// letters in order. It holds for every entry match finds, and what may
+// match a query may also match any shorter query it extends: the narrowing
+// of Query rests on both. It stops at the first field that may (the
+// description, the longest, last).
 func (x *Index) mayMatch(i int, q *query) bool {
 	fs := &x.fields[i]
 	for f := range fs {
@@ -662,7 +663,7 @@ func (x *Index) mayMatch(i int, q *query) bool {
 		if len(fl.fold) < len(q.str) || q.mask&^fl.mask != 0 {
 			continue
 		}
-		if !fuzzyField[f] {
+		if !fuzzyField[f] || fl.starts&q.first == 0 {
 			if fl.pairs.holds(q.pairs) && strings.Contains(fl.fold, q.str) {
 				return true
 			}
