@@ -1029,8 +1029,8 @@ type signature struct {
 	// the URI and description (512 bits).
 	ntWords [4]uint64
 	udWords [8]uint64
-	// Adjacent byte pairs (pairs256) of the name and title together, of
-	// the URI and of the description.
+	// Adjacent byte pairs of the name and title together and of the URI
+	// (pairs256), and of the description (pairs512).
 	ntPairs, uriPairs pairs256
 	descPairs         pairs512
 }
