@@ -273,3 +273,44 @@ func TestQueryPruningCatchesSabotage(t *testing.T) {
 		}
 	})
 }
+
+// FuzzSignatureSound: for any descriptor and query, the signature allows
+// the rank the fields reach, rules out nothing an extension of the query
+// matches, and the pruned query answers as queryAll does.
+func FuzzSignatureSound(f *testing.F) {
+	f.Add("deploy-rollback-12.md", "Deploy Rollback (runbook)", "docs://team/data/runbook/deploy-rollback-12.md", "The data team's runbook on deploy.", "data r")
+	f.Add("Über-café.md", "Résumé straße", "docs://x/über", "naïve señal", "über")
+	f.Add("camelCaseName", "A-b c/d", "x://a/b/c", "", "cacn")
+	f.Add("a\xffb", "\xc3", "", "tt", "a")
+	f.Fuzz(func(t *testing.T, name, title, uri, desc, q string) {
+		x := NewIndex()
+		x.AddResources(Resource{URI: uri, Name: name, Title: title, Description: desc},
+			Resource{URI: uri + "/2", Name: title, Title: name, Description: uri},
+			Resource{URI: "z://" + desc, Name: desc})
+		qq := newQuery(q)
+		if len(qq.runes) == 0 {
+			return
+		}
+		buf := make([]int, len(qq.runes))
+		for i := range x.entries {
+			s, _, ok := x.best(i, &qq, buf, 0)
+			if ok && !x.sigs[i].reaches(&qq, s) {
+				t.Fatalf("query %q: entry %d scores %d but its signature rules it out", q, i, s)
+			}
+			if !x.sigs[i].reaches(&qq, 1) {
+				for _, ext := range []string{"a", "-", "é", q} {
+					eq := newQuery(q + ext)
+					if _, _, ok := x.best(i, &eq, make([]int, len(eq.runes)), 0); ok {
+						t.Fatalf("query %q rules out entry %d, which matches %q", q, i, q+ext)
+					}
+				}
+			}
+		}
+		for _, limit := range []int{1, 2} {
+			got, want := x.Query(q, QueryOptions{Limit: limit}), x.queryAll(q, limit)
+			if (len(got) > 0 || len(want) > 0) && !reflect.DeepEqual(got, want) {
+				t.Fatalf("query %q limit %d:\n got %s\nwant %s", q, limit, uris(got), uris(want))
+			}
+		}
+	})
+}
