@@ -3,7 +3,10 @@ package attach
 import (
 	"encoding/base64"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -190,4 +193,101 @@ func benchmarkMention(b *testing.B, x *Index) {
 	slices.Sort(lat)
 	b.ReportMetric(lat[len(lat)/2], "p50-ns")
 	b.ReportMetric(lat[len(lat)*99/100], "p99-ns")
+}
+
+// benchQueries are bench/bench.js's QUERIES; benchTyped is its TYPED (every
+// prefix of each, as typed: 183 queries).
+var benchQueries = []string{"onboard", "runbook", "pay", "incident post", "kube", "polcy", "deploy rollback", "api gw",
+	"r", "sec audit", "über", "café", "team/support", "postmortem latency", "zzqxj", "refund invoice 12",
+	"escalation oncall", "data retention policy", "md", "ledger payout"}
+
+func benchTyped() []string {
+	var typed []string
+	for _, q := range benchQueries {
+		for i := 1; i <= len(q); i++ {
+			typed = append(typed, q[:i])
+		}
+	}
+	return typed
+}
+
+// benchPeerIndex is exactly bench/peer's descriptor set for n (same
+// generator, seed and draws), what the browser bench's mention rows query.
+func benchPeerIndex(n int) *Index {
+	teams := []string{"payments", "platform", "support", "identity", "growth", "data", "security", "mobile", "infra", "legal", "finance", "sales"}
+	kinds := []string{"runbook", "policy", "onboarding", "design", "postmortem", "reference", "howto", "adr", "faq", "meeting"}
+	words := []string{"deploy", "rollback", "incident", "kubernetes", "database", "migration", "latency", "budget",
+		"quarterly", "review", "access", "token", "refund", "invoice", "webhook", "retry", "cache", "search",
+		"index", "alerting", "oncall", "escalation", "vendor", "contract", "privacy", "retention", "backup",
+		"restore", "capacity", "planning", "release", "checklist", "api", "gateway", "ledger", "payout",
+		"fraud", "scoring", "experiment", "dashboard", "metrics", "tracing", "logging", "queue", "worker",
+		"scheduler", "billing", "tax", "compliance", "audit", "über", "café", "naïve", "résumé", "straße", "señal"}
+	r := rand.New(rand.NewPCG(42, uint64(n)))
+	pick := func(list []string) string { return list[r.IntN(len(list))] }
+	rs := make([]Resource, n)
+	for i := range rs {
+		team, kind := pick(teams), pick(kinds)
+		nw := 1 + r.IntN(3)
+		slug := make([]string, nw)
+		for j := range slug {
+			slug[j] = pick(words)
+		}
+		title := make([]string, nw)
+		for j, w := range slug {
+			title[j] = strings.ToUpper(w[:1]) + w[1:]
+		}
+		desc := make([]string, 6+r.IntN(10))
+		for j := range desc {
+			desc[j] = pick(words)
+		}
+		name := strings.Join(slug, "-") + "-" + strconv.Itoa(i) + ".md"
+		size := int64(500 + r.IntN(50000))
+		rs[i] = Resource{URI: "docs://team/" + team + "/" + kind + "/" + name, Name: name,
+			Title:       strings.Join(title, " ") + " (" + kind + ")",
+			Description: "The " + team + " team's " + kind + " on " + strings.Join(desc, " ") + ".",
+			MIMEType:    "text/markdown", Size: &size}
+	}
+	x := NewIndex()
+	for off := 0; off < n; off += 1000 { // listed page by page, as a host does
+		x.AddResources(rs[off:min(off+1000, n)]...)
+	}
+	return x
+}
+
+// BenchmarkMentionTyped is the browser bench's mention row natively: the
+// bench peer's descriptors, one untimed pass of the full queries, then two
+// passes of the typed prefixes (366 samples), limit 20; it reports p50, p99
+// and the slowest queries with -v.
+func BenchmarkMentionTyped(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			x := benchPeerIndex(n)
+			typed := benchTyped()
+			type sample struct {
+				q  string
+				ns float64
+			}
+			var lat []sample
+			for b.Loop() {
+				for _, q := range benchQueries {
+					x.Query(q, QueryOptions{Limit: 20})
+				}
+				for range 2 {
+					for _, q := range typed {
+						t := time.Now()
+						x.Query(q, QueryOptions{Limit: 20})
+						lat = append(lat, sample{q, float64(time.Since(t).Nanoseconds())})
+					}
+				}
+			}
+			slices.SortFunc(lat, func(a, b sample) int { return int(a.ns - b.ns) })
+			b.ReportMetric(lat[len(lat)/2].ns, "p50-ns")
+			b.ReportMetric(lat[int(math.Ceil(0.99*float64(len(lat))))-1].ns, "p99-ns")
+			var slow []string
+			for _, s := range lat[max(0, len(lat)-12):] {
+				slow = append(slow, fmt.Sprintf("%q %.0fµs", s.q, s.ns/1000))
+			}
+			b.Logf("slowest: %s", strings.Join(slow, ", "))
+		})
+	}
 }

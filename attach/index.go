@@ -2,6 +2,7 @@ package attach
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -149,11 +150,13 @@ type pairSet [2]uint64
 func pairsOf(s string) pairSet {
 	var p pairSet
 	for i := 1; i < len(s); i++ {
-		h := (uint(s[i-1])*31 + uint(s[i])) & 127
+		h := pairBit(s[i-1], s[i])
 		p[h>>6] |= 1 << (h & 63)
 	}
 	return p
 }
+
+func pairBit(a, b byte) uint { return (uint(a)*31 + uint(b)) & 127 }
 
 func (p pairSet) holds(q pairSet) bool { return q[0]&^p[0] == 0 && q[1]&^p[1] == 0 }
 
@@ -189,6 +192,7 @@ type Index struct {
 	entries []entry
 	fields  [][nFields]field // parallel to entries
 	masks   []uint64         // parallel to entries: union of field masks
+	sigs    []signature      // parallel to entries: what the best tiers need
 	ranks   []rankKey        // parallel to entries
 	byKey   map[entryKey]int
 	seq     int // the next rankKey.seq
@@ -201,29 +205,33 @@ type Index struct {
 	// Query), valid for the generation it was taken in.
 	gen  uint64
 	last atomic.Pointer[narrowing]
+	// scratch is a query's buffer for recording its narrowing, reused:
+	// what a keystroke allocates decides p99 in wasm, where a collection
+	// marks the whole index.
+	scratch atomic.Pointer[[]int32]
 }
 
-// narrowProbe is how many entries a query scans before it decides whether
-// its narrowing is worth recording (more than half of them may match: no).
-const narrowProbe = 1024
-
-// probed decides, after narrowProbe entries, whether the narrowing being
-// recorded is worth it: a query most entries may match narrows nothing, so
-// it stops recording and costs no more than a plain scan. Otherwise next
-// gets room for the rest at the rate seen so far: one allocation, not a
-// dozen (garbage decides p99 in wasm).
-func (x *Index) probed(next, from []int32) ([]int32, bool) {
-	if len(next) > narrowProbe/2 {
-		return nil, false
+func (x *Index) takeScratch() []int32 {
+	if p := x.scratch.Swap(nil); p != nil {
+		return (*p)[:0]
 	}
-	rest := len(x.masks)
-	if from != nil {
-		rest = len(from)
-	}
-	grown := make([]int32, len(next), len(next)+rest*len(next)/narrowProbe+64)
-	copy(grown, next)
-	return grown, true
+	return make([]int32, 0, 1024)
 }
+
+func (x *Index) putScratch(b []int32) { x.scratch.Store(&b) }
+
+// narrowRate: a query whose result fills while more than one in
+// narrowRate of the entries it scanned matched records no narrowing.
+const narrowRate = 64
+
+// A narrowing holds at most max(narrowMin, entries / narrowShare)
+// entries: a query that may match more stops recording (the narrowing
+// would save the next keystroke little, and recording costs a mayMatch
+// per entry that ranking turned down from its signature alone).
+const (
+	narrowMin   = 1024
+	narrowShare = 8
+)
 
 // narrowing is what one query leaves for the next while a word is typed:
 // every entry that may match str in some field (a superset of its matches,
@@ -334,6 +342,7 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 		x.entries = append(x.entries, entry{key: k})
 		x.fields = append(x.fields, [nFields]field{})
 		x.masks = append(x.masks, 0)
+		x.sigs = append(x.sigs, signature{})
 		x.ranks = append(x.ranks, rankKey{key: k, seq: x.seq})
 		x.seq++
 		i = len(x.entries) - 1
@@ -371,6 +380,7 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 		mask |= fs[f].mask
 	}
 	x.masks[i] = mask
+	x.sigs[i] = signatureOf(fs)
 	display := fs[fTitle].fold
 	if display == "" {
 		display = fs[fName].fold
@@ -390,6 +400,7 @@ func (x *Index) remove(k entryKey) {
 		x.entries[i] = x.entries[last]
 		x.fields[i] = x.fields[last]
 		x.masks[i] = x.masks[last]
+		x.sigs[i] = x.sigs[last]
 		x.ranks[i] = x.ranks[last]
 		x.byKey[x.entries[i].key] = i
 	}
@@ -398,6 +409,7 @@ func (x *Index) remove(k entryKey) {
 	x.entries = x.entries[:last]
 	x.fields = x.fields[:last]
 	x.masks = x.masks[:last]
+	x.sigs = x.sigs[:last]
 	x.ranks[last] = rankKey{}
 	x.ranks = x.ranks[:last]
 	delete(x.byKey, k)
@@ -466,6 +478,8 @@ type query struct {
 	mask  uint64
 	pairs pairSet
 	first uint64 // charMask of the first rune
+	// For queries of two runes or more: what signature.reaches needs.
+	sig sigQuery
 }
 
 func newQuery(q string) query {
@@ -485,6 +499,9 @@ func newQuery(q string) query {
 	}
 	qq.str = b.String()
 	qq.pairs = pairsOf(qq.str)
+	if len(qq.runes) >= 2 {
+		qq.sig = newSigQuery(qq.str)
+	}
 	return qq
 }
 
@@ -633,11 +650,12 @@ func (f *field) onePiece(q *query, pos []int) (int, []int) {
 	return tier, pos
 }
 
-// mayMatch reports whether some field of entry i may match q: letters in
-// order in a fuzzy field, one piece in a description. It holds for every
-// entry match finds, and what may match a query may also match any shorter
-// query it extends: the narrowing of Query rests on both. It stops at the
-// first field that may (the description, the longest, last).
+// mayMatch reports whether some field of entry i may match q: in one
+// piece, or (in a fuzzy field where a word starts with q's first rune)
+// letters in order. It holds for every entry match finds, and what may
+// match a query may also match any shorter query it extends: the narrowing
+// of Query rests on both. It stops at the first field that may (the
+// description, the longest, last).
 func (x *Index) mayMatch(i int, q *query) bool {
 	fs := &x.fields[i]
 	for f := range fs {
@@ -645,7 +663,7 @@ func (x *Index) mayMatch(i int, q *query) bool {
 		if len(fl.fold) < len(q.str) || q.mask&^fl.mask != 0 {
 			continue
 		}
-		if !fuzzyField[f] {
+		if !fuzzyField[f] || fl.starts&q.first == 0 {
 			if fl.pairs.holds(q.pairs) && strings.Contains(fl.fold, q.str) {
 				return true
 			}
@@ -771,8 +789,20 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 	if n := x.last.Load(); n != nil && !empty && n.gen == x.gen && n.audience == opts.Audience && strings.HasPrefix(qq.str, n.str) {
 		from = n.entries
 	}
+	// next records this query's narrowing: the entries that match it (a
+	// by-product of ranking them while the result is not full), and those
+	// that may (mayMatch) among the ones it ranked only above a threshold.
+	// A query whose first matches come thick stops recording when its
+	// result fills: it narrows little, and recording would cost a mayMatch
+	// per entry where ranking now costs a look at the signature.
 	var next []int32
-	complete, record, scanned := !empty, !empty, 0
+	if !empty {
+		next = x.takeScratch()
+		defer func() { x.putScratch(next) }()
+	}
+	complete, record := !empty, !empty
+	scanned, matched := 0, 0
+	maxNarrowing := max(narrowMin, len(x.masks)/narrowShare)
 	for k, i := 0, 0; ; i++ {
 		if from != nil {
 			if k == len(from) {
@@ -791,34 +821,40 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 				continue
 			}
 		}
-		if record {
-			if scanned++; scanned == narrowProbe {
-				next, record = x.probed(next, from)
-				complete = record
-			}
-			if record {
-				if !x.mayMatch(i, &qq) {
-					continue
-				}
-				next = append(next, int32(i))
-			}
-		}
 		c := candidate{idx: i}
 		if !empty {
-			need := 0
+			scanned++
+			sg := &x.sigs[i]
+			need := 1
 			if len(heap) == limit {
 				// The rank this descriptor needs to displace the worst kept
 				// one: a tie displaces it only on priority or listing order.
-				w, rk := &x.ranks[heap[0].idx], &x.ranks[i]
 				need = heap[0].score
-				if rk.priority < w.priority || rk.priority == w.priority && rk.seq > w.seq {
-					need++
+				if sg.reaches(&qq, need) {
+					w, rk := &x.ranks[heap[0].idx], &x.ranks[i]
+					if rk.priority < w.priority || rk.priority == w.priority && rk.seq > w.seq {
+						need++
+					}
 				}
 			}
+			if !sg.reaches(&qq, need) {
+				// Its fields cannot reach the result.
+				if record && sg.reaches(&qq, 1) && x.mayMatch(i, &qq) {
+					next = append(next, int32(i))
+				}
+				continue
+			}
 			s, _, ok := x.best(i, &qq, buf, need)
+			if record && (ok || need > 1 && x.mayMatch(i, &qq)) {
+				next = append(next, int32(i)) // ranked below need: it may still match
+				if len(next) > maxNarrowing {
+					record, complete = false, false
+				}
+			}
 			if !ok {
 				continue
 			}
+			matched++
 			if s >= rank(tierInside, fURI) {
 				strong++
 			}
@@ -827,6 +863,9 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 		if len(heap) < limit {
 			heap = append(heap, c)
 			x.siftUp(heap, len(heap)-1, empty)
+			if record && len(heap) == limit && matched*narrowRate > scanned {
+				record, complete = false, false
+			}
 		} else if x.better(c, heap[0], empty) {
 			heap[0] = c
 			x.siftDown(heap, 0, empty)
@@ -839,7 +878,7 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 		}
 	}
 	if complete {
-		x.last.Store(&narrowing{str: qq.str, audience: opts.Audience, gen: x.gen, entries: next})
+		x.last.Store(&narrowing{str: qq.str, audience: opts.Audience, gen: x.gen, entries: slices.Clone(next)})
 	}
 	// Pop worst-first into place; scattered matches (the worst) go when
 	// there are enough strong ones.
@@ -959,6 +998,360 @@ func containsString(list []string, s string) bool {
 		if v == s {
 			return true
 		}
+	}
+	return false
+}
+
+// A signature is what an entry's tiers need, in a few cache lines
+// parallel to the entries: an entry whose signature cannot reach the rank
+// a query's result already needs is skipped without touching its fields
+// (the broad queries of a picker fill their result early with good
+// matches, then would match every remaining field against the query). It
+// never rules out a match that match would find; the hashed parts may
+// allow one that is not there.
+type signature struct {
+	// prefix holds, per field, hashes of its first two, three and four
+	// runes (0: the field is shorter).
+	prefix [nFields][3]uint16
+	// run0 is, per field, the length in runes of the alphanumeric run it
+	// starts with (at most 255; see runLen).
+	run0 [nFields]uint8
+	// starts are the charMasks of word-start runes of the name and title,
+	// the URI and the description; first those of the first runes of the
+	// name and title, and of the URI and description.
+	starts [3]uint64
+	first  [2]uint64
+	// ntMask and uriMask are the charMasks of the name and title together
+	// and of the URI.
+	ntMask, uriMask uint64
+	// words are presence sets of the first two, three and four folded
+	// runes at each word start of the name and title (256 bits) and of
+	// the URI and description (512 bits).
+	ntWords [4]uint64
+	udWords [8]uint64
+	// Adjacent byte pairs of the name and title together and of the URI
+	// (pairs256), and of the description (pairs512).
+	ntPairs, uriPairs pairs256
+	descPairs         pairs512
+}
+
+// Key kinds, salted into keyHash. A word-start key of four runes is set
+// once per lenClass up to that of the alphanumeric run there: a query in
+// one piece at that word start whose own first run is longer cannot be
+// there ("refundi", the query "refund i", is not at the start of
+// "refund").
+const (
+	keyWord = iota + 1
+	keyPrefix
+	keyWord4 // + lenClass
+)
+
+// lenClass buckets a run length for keyWord4: up to 4, 5–6, 7–8, 9–11, 12
+// or more.
+func lenClass(n int) int {
+	switch {
+	case n <= 4:
+		return 0
+	case n <= 6:
+		return 1
+	case n <= 8:
+		return 2
+	case n <= 11:
+		return 3
+	}
+	return 4
+}
+
+// runLen is the number of alphanumeric runes of s from byte offset i (at
+// most 255), alphanumeric as boundary has it: a word of a field ends there.
+func runLen(s string, i int) int {
+	n := 0
+	for _, r := range s[i:] {
+		if r < utf8.RuneSelf && !isAlnum(byte(r)) || r >= utf8.RuneSelf && !unicode.IsLetter(r) && !unicode.IsDigit(r) || n == 255 {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// keyHash hashes a key: its kind and two to four runes (-1 past the end).
+func keyHash(kind int, r [4]rune) uint32 {
+	h := uint32(kind)*0x9E3779B1 ^ uint32(r[0])*0x85EBCA77 ^ uint32(r[1])*0xC2B2AE3D ^ uint32(r[2])*0x27D4EB2F ^ uint32(r[3])*0x165667B1
+	h ^= h >> 15
+	h *= 0x2C1B3C6D
+	h ^= h >> 12
+	h *= 0x297A2D39
+	h ^= h >> 15
+	return h
+}
+
+// prefixHash is keyHash for a field's prefix, never 0.
+func prefixHash(r [4]rune) uint16 { return uint16(keyHash(keyPrefix, r)>>16) | 1 }
+
+func setBit(b []uint64, h uint32)      { k := h % uint32(64*len(b)); b[k>>6] |= 1 << (k & 63) }
+func hasBit(b []uint64, h uint32) bool { k := h % uint32(64*len(b)); return b[k>>6]&(1<<(k&63)) != 0 }
+
+// pairs256 is a 256-bit presence set of adjacent byte pairs, with fewer
+// collisions than pairSet: a signature tests every pair of a query.
+type pairs256 [4]uint64
+
+func pair256(a, b byte) uint8 { return uint8((uint32(a)<<8 | uint32(b)) * 0x9E3779B1 >> 24) }
+
+func (p *pairs256) add(s string) {
+	for i := 1; i < len(s); i++ {
+		h := pair256(s[i-1], s[i])
+		p[h>>6] |= 1 << (h & 63)
+	}
+}
+
+func (p *pairs256) has(h uint8) bool { return p[h>>6]&(1<<(h&63)) != 0 }
+
+// pairs512 is pairs256 in 512 bits, for descriptions (prose holds many
+// pairs).
+type pairs512 [8]uint64
+
+func (p *pairs512) add(s string) {
+	for i := 1; i < len(s); i++ {
+		h := (uint32(s[i-1])<<8 | uint32(s[i])) * 0x9E3779B1 >> 23
+		p[h>>6] |= 1 << (h & 63)
+	}
+}
+
+func (p *pairs512) holds(q *pairs512) bool {
+	for i := range p {
+		if q[i]&^p[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *pairs256) holds(q *pairs256) bool {
+	return q[0]&^p[0] == 0 && q[1]&^p[1] == 0 && q[2]&^p[2] == 0 && q[3]&^p[3] == 0
+}
+
+// runesAt returns the (up to) four runes of s from byte offset i, -1 past
+// its end.
+func runesAt(s string, i int) (r [4]rune, n int) {
+	r = [4]rune{-1, -1, -1, -1}
+	for n < 4 && i < len(s) {
+		c, size := utf8.DecodeRuneInString(s[i:])
+		r[n] = c
+		n++
+		i += size
+	}
+	return r, n
+}
+
+func signatureOf(fs *[nFields]field) signature {
+	var s signature
+	for f := range fs {
+		fl := &fs[f]
+		nt := f == fName || f == fTitle
+		words, class := s.udWords[:], 1
+		if nt {
+			words, class = s.ntWords[:], 0
+		}
+		switch f {
+		case fName, fTitle:
+			s.starts[0] |= fl.starts
+			s.ntMask |= fl.mask
+			s.ntPairs.add(fl.fold)
+		case fURI:
+			s.starts[1] |= fl.starts
+			s.uriMask = fl.mask
+			s.uriPairs.add(fl.fold)
+		default:
+			s.starts[2] |= fl.starts
+			s.descPairs.add(fl.fold)
+		}
+		for i, r0 := range fl.fold {
+			if !fl.boundary(i) {
+				continue
+			}
+			r, n := runesAt(fl.fold, i)
+			run := runLen(fl.fold, i)
+			if i == 0 {
+				s.first[class] |= charMask(r0)
+				s.run0[f] = uint8(run)
+				for k := 2; k <= n; k++ {
+					s.prefix[f][k-2] = prefixHash(cut(r, k))
+				}
+			}
+			for k := 2; k <= min(n, 3); k++ {
+				setBit(words, keyHash(keyWord, cut(r, k)))
+			}
+			if n == 4 {
+				for c := range lenClass(run) + 1 {
+					setBit(words, keyHash(keyWord4+c, r))
+				}
+			}
+		}
+	}
+	return s
+}
+
+// cut keeps the first k runes of r.
+func cut(r [4]rune, k int) [4]rune {
+	for i := k; i < 4; i++ {
+		r[i] = -1
+	}
+	return r
+}
+
+// isPrefix reports whether field f may start with the query: its first
+// keyLen runes (k is keyLen-2) and its first run's length.
+func (s *signature) isPrefix(f, k int, sq *sigQuery) bool {
+	if s.prefix[f][k] != sq.prefix {
+		return false
+	}
+	if sq.whole {
+		return int(s.run0[f]) >= sq.run
+	}
+	return int(s.run0[f]) == sq.run
+}
+
+// sigQuery is what signature.reaches needs of a query of two runes or more.
+type sigQuery struct {
+	second uint64 // charMask of the second rune
+	keyLen int    // runes in the keys: min(runes, 4)
+	prefix uint16 // prefixHash of the first keyLen runes
+	// run is the length of the query's first alphanumeric run (at most
+	// 255), whole when it is all of the query: then a field's run there
+	// is at least as long, else exactly as long.
+	run   int
+	whole bool
+	// word is the word-start key of the first keyLen runes: for 4, the
+	// keyWord4 of the lenClass its run needs.
+	word      uint32
+	word2     uint32 // word-start key of the first two runes
+	pairs     pairs256
+	descPairs pairs512
+	// steps are the query's adjacent byte pairs (the first 32), each with
+	// the charMask of the rune it enters when that rune begins there: as
+	// word-start pieces, each pair is in the field or its rune starts a
+	// word.
+	steps  [32]step
+	nsteps int
+}
+
+type step struct {
+	pair  uint8  // the pair's bit in a pairs256
+	start uint64 // charMask of the rune the pair enters, 0 inside a rune
+}
+
+// initials reports whether a fuzzy field with these pairs, word-start
+// runes and charMask may hold q as word-start pieces (tierInitials): the
+// first rune starts a word and every next rune continues a piece (its
+// pair is in the field) or starts a word.
+func (q *query) initials(pairs *pairs256, starts, mask uint64) bool {
+	if starts&q.first == 0 || q.mask&^mask != 0 {
+		return false
+	}
+	for _, st := range q.sig.steps[:q.sig.nsteps] {
+		if !pairs.has(st.pair) && starts&st.start == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func newSigQuery(str string) sigQuery {
+	r, n := runesAt(str, 0)
+	sq := sigQuery{second: charMask(r[1]), keyLen: n, prefix: prefixHash(r),
+		word: keyHash(keyWord, r), word2: keyHash(keyWord, cut(r, 2)), run: runLen(str, 0)}
+	sq.whole = sq.run == utf8.RuneCountInString(str) || sq.run == 255
+	if n == 4 {
+		sq.word = keyHash(keyWord4+lenClass(sq.run), r)
+	}
+	sq.pairs.add(str)
+	sq.descPairs.add(str)
+	for i := 1; i < len(str) && sq.nsteps < len(sq.steps); i++ {
+		st := step{pair: pair256(str[i-1], str[i])}
+		if utf8.RuneStart(str[i]) {
+			c, _ := utf8.DecodeRuneInString(str[i:])
+			st.start = charMask(c)
+		}
+		sq.steps[sq.nsteps] = st
+		sq.nsteps++
+	}
+	return sq
+}
+
+// reaches reports whether an entry with signature s may reach rank need
+// (at least 1) for q. With need 1 it reports whether any field of the
+// entry may match q; when it may not, no field may match any query that
+// extends q either (what the narrowing of Query rests on). The tests run
+// from the best rank down and stop at need, so that a query whose result
+// already needs a high rank reads a line or two of the signature.
+func (s *signature) reaches(q *query, need int) bool {
+	if len(q.runes) == 1 {
+		switch {
+		case s.first[0]&q.first != 0: // the prefix of a name or title
+			return true
+		case need <= rank(tierPrefix, fURI) && s.first[1]&q.first != 0:
+			return true
+		case need <= rank(tierWordStart, fName) && s.starts[0]&q.first != 0:
+			return true
+		case need <= rank(tierWordStart, fURI) && (s.starts[1]|s.starts[2])&q.first != 0:
+			return true
+		}
+		return need <= rank(tierInside, fName) // one rune occurs inside a field of the entry's mask
+	}
+	sq := &q.sig
+	k := sq.keyLen - 2
+	if s.isPrefix(fName, k, sq) || s.isPrefix(fTitle, k, sq) {
+		return true
+	}
+	if need > rank(tierPrefix, fURI) {
+		return false
+	}
+	if s.isPrefix(fURI, k, sq) || s.isPrefix(fDesc, k, sq) {
+		return true
+	}
+	// In one piece (at a word start, or inside): every adjacent pair.
+	if need > rank(tierWordStart, fName) {
+		return false
+	}
+	inNT := s.ntPairs.holds(&sq.pairs)
+	if inNT && hasBit(s.ntWords[:], sq.word) {
+		return true
+	}
+	if need > rank(tierWordStart, fURI) {
+		return false
+	}
+	inUD := s.uriPairs.holds(&sq.pairs) || s.descPairs.holds(&sq.descPairs)
+	if inUD && hasBit(s.udWords[:], sq.word) {
+		return true
+	}
+	// Initials: the first rune starts a word, the second follows it or
+	// starts a word (not necessarily the next), and so on.
+	if need > rank(tierInitials, fName) {
+		return false
+	}
+	if (s.starts[0]&sq.second != 0 || hasBit(s.ntWords[:], sq.word2)) && q.initials(&s.ntPairs, s.starts[0], s.ntMask) {
+		return true
+	}
+	if need > rank(tierInitials, fURI) {
+		return false
+	}
+	if (s.starts[1]&sq.second != 0 || hasBit(s.udWords[:], sq.word2)) && q.initials(&s.uriPairs, s.starts[1], s.uriMask) {
+		return true
+	}
+	switch {
+	case inNT:
+		return need <= rank(tierInside, fName)
+	case inUD:
+		return need <= rank(tierInside, fURI)
+	}
+	// Scattered: the first rune starts a word of a fuzzy field that has
+	// all of q's runes.
+	switch {
+	case s.starts[0]&q.first != 0 && q.mask&^s.ntMask == 0:
+		return need <= rank(tierScattered, fName)
+	case s.starts[1]&q.first != 0 && q.mask&^s.uriMask == 0:
+		return need <= rank(tierScattered, fURI)
 	}
 	return false
 }

@@ -109,6 +109,7 @@ func TestQueryPruning(t *testing.T) {
 	queries = append(queries, typed...)
 	x1, rs := peerIndex(3000, 1)
 	x2 := pickerIndex(2000)
+	x3 := benchPeerIndex(3000)
 	for _, tc := range []struct {
 		name string
 		x    *Index
@@ -116,6 +117,7 @@ func TestQueryPruning(t *testing.T) {
 	}{
 		{"bench-shaped", x1, nil},
 		{"picker-shaped", x2, nil},
+		{"bench peer's descriptors", x3, nil},
 		{"after removals", x1, func() {
 			for i := 0; i < len(rs); i += 7 {
 				x1.RemoveResources(rs[i].URI)
@@ -129,11 +131,23 @@ func TestQueryPruning(t *testing.T) {
 			}
 			for _, limit := range []int{1, 5, 20} {
 				for j, q := range queries {
-					if tc.edit != nil && j%50 == 25 {
-						// A change between keystrokes: the narrowing must not survive it.
-						r := rs[j%len(rs)]
-						r.Title = "data retention " + q
-						tc.x.AddResources(r)
+					if tc.edit != nil {
+						// Changes between keystrokes: the narrowing must not
+						// survive them, and the signatures must follow the
+						// entries (updated in place, moved by a removal,
+						// appended).
+						r := rs[(j*7)%len(rs)]
+						switch j % 50 {
+						case 25: // an update: new title, same place
+							r.Title = "data retention " + q
+							tc.x.AddResources(r)
+						case 40: // a removal moves the last entry into its place
+							tc.x.RemoveResources(r.URI)
+						case 45: // an addition, at the end
+							r.URI += "/again"
+							r.Name = "Retention " + q + " " + r.Name
+							tc.x.AddResources(r)
+						}
 					}
 					got, want := tc.x.Query(q, QueryOptions{Limit: limit}), tc.x.queryAll(q, limit)
 					if len(got) == 0 && len(want) == 0 {
@@ -154,4 +168,149 @@ func uris(ms []Match) string {
 		fmt.Fprintf(&b, "%s(%d) ", m.Resource.URI, m.Score)
 	}
 	return b.String()
+}
+
+// soundQueries are queries for the signature checks: the bench's typed
+// prefixes, word-start pieces, separators, non-ASCII and random letters.
+func soundQueries() []string {
+	qs := benchTyped()
+	qs = append(qs, "team/", "/su", "a-b", "md", ".md", "über", "straße", "résumé rev", "ÜBER", "t", "x", "ß",
+		"retryi", "refundinvoice", "rollbackapi", "dbr", "rad", "payouts", "ledgerpayout1")
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 200 {
+		b := make([]byte, 1+r.IntN(7))
+		for i := range b {
+			b[i] = "abcdeilmnoprstuy-/. 0123"[r.IntN(24)]
+		}
+		qs = append(qs, string(b))
+	}
+	return qs
+}
+
+// TestSignatureSound: an entry's signature never rules out the rank its
+// fields reach for a query (reaches(q, score) holds for every match), and
+// when it rules out every match (reaches(q, 1) false), no query extending
+// q matches the entry either: what the scan and the narrowing rest on.
+func TestSignatureSound(t *testing.T) {
+	x1, _ := peerIndex(1500, 9)
+	for _, x := range []*Index{x1, pickerIndex(1500), benchPeerIndex(1500), sampleIndex(t)} {
+		qs := soundQueries()
+		for _, q := range qs {
+			qq := newQuery(q)
+			if len(qq.runes) == 0 {
+				continue
+			}
+			buf := make([]int, len(qq.runes))
+			for i := range x.entries {
+				s, _, ok := x.best(i, &qq, buf, 0)
+				if ok && !x.sigs[i].reaches(&qq, s) {
+					t.Fatalf("query %q: entry %q scores %d but its signature rules it out", q, x.entries[i].key.id, s)
+				}
+				if !x.sigs[i].reaches(&qq, 1) {
+					for _, ext := range []string{"a", "e", "s", "-", "/", "1", "ü"} {
+						eq := newQuery(q + ext)
+						if _, _, ok := x.best(i, &eq, make([]int, len(eq.runes)), 0); ok {
+							t.Fatalf("query %q rules out entry %q, which matches %q", q, x.entries[i].key.id, q+ext)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestQueryPruningCatchesSabotage: the comparison with queryAll finds a
+// wrong signature and a wrong narrowing, so TestQueryPruning would too.
+func TestQueryPruningCatchesSabotage(t *testing.T) {
+	differs := func(x *Index, qs []string) bool {
+		for _, q := range qs {
+			got, want := x.Query(q, QueryOptions{Limit: 20}), x.queryAll(q, 20)
+			if (len(got) > 0 || len(want) > 0) && !reflect.DeepEqual(got, want) {
+				return true
+			}
+		}
+		return false
+	}
+	t.Run("signature without word-start keys", func(t *testing.T) {
+		x := benchPeerIndex(1500)
+		if differs(x, benchTyped()) {
+			t.Fatal("the intact index differs from queryAll")
+		}
+		for i := range x.sigs {
+			x.sigs[i].ntWords, x.sigs[i].udWords = [4]uint64{}, [8]uint64{}
+		}
+		x.last.Store(nil)
+		if !differs(x, benchTyped()) {
+			t.Fatal("signatures without word-start keys went unnoticed")
+		}
+	})
+	t.Run("signature that moved with no entry", func(t *testing.T) {
+		x := benchPeerIndex(1500)
+		x.sigs[0], x.sigs[len(x.sigs)-1] = x.sigs[len(x.sigs)-1], x.sigs[0]
+		x.sigs[1], x.sigs[len(x.sigs)-2] = x.sigs[len(x.sigs)-2], x.sigs[1]
+		if !differs(x, soundQueries()) {
+			t.Fatal("signatures swapped between entries went unnoticed")
+		}
+	})
+	t.Run("narrowing that lost an entry", func(t *testing.T) {
+		x := benchPeerIndex(1500)
+		want := x.queryAll("data retention", 20)
+		x.Query("data retention", QueryOptions{Limit: 20})
+		n := x.last.Load()
+		if n == nil || n.str != "dataretention" || len(n.entries) < len(want) {
+			t.Fatalf("no narrowing recorded for %q: %+v", "data retention", n)
+		}
+		if got := x.Query("data retention", QueryOptions{Limit: 20}); !reflect.DeepEqual(got, want) {
+			t.Fatal("the intact narrowing differs from queryAll")
+		}
+		x.Query("data retention", QueryOptions{Limit: 20})
+		n = x.last.Load()
+		bad := *n
+		bad.entries = slices.DeleteFunc(slices.Clone(n.entries), func(i int32) bool { return int(i) == x.byKey[entryKey{id: want[0].Resource.URI}] })
+		x.last.Store(&bad)
+		if got := x.Query("data retention", QueryOptions{Limit: 20}); reflect.DeepEqual(got, want) {
+			t.Fatal("a narrowing without the best match went unnoticed")
+		}
+	})
+}
+
+// FuzzSignatureSound: for any descriptor and query, the signature allows
+// the rank the fields reach, rules out nothing an extension of the query
+// matches, and the pruned query answers as queryAll does.
+func FuzzSignatureSound(f *testing.F) {
+	f.Add("deploy-rollback-12.md", "Deploy Rollback (runbook)", "docs://team/data/runbook/deploy-rollback-12.md", "The data team's runbook on deploy.", "data r")
+	f.Add("Über-café.md", "Résumé straße", "docs://x/über", "naïve señal", "über")
+	f.Add("camelCaseName", "A-b c/d", "x://a/b/c", "", "cacn")
+	f.Add("a\xffb", "\xc3", "", "tt", "a")
+	f.Fuzz(func(t *testing.T, name, title, uri, desc, q string) {
+		x := NewIndex()
+		x.AddResources(Resource{URI: uri, Name: name, Title: title, Description: desc},
+			Resource{URI: uri + "/2", Name: title, Title: name, Description: uri},
+			Resource{URI: "z://" + desc, Name: desc})
+		qq := newQuery(q)
+		if len(qq.runes) == 0 {
+			return
+		}
+		buf := make([]int, len(qq.runes))
+		for i := range x.entries {
+			s, _, ok := x.best(i, &qq, buf, 0)
+			if ok && !x.sigs[i].reaches(&qq, s) {
+				t.Fatalf("query %q: entry %d scores %d but its signature rules it out", q, i, s)
+			}
+			if !x.sigs[i].reaches(&qq, 1) {
+				for _, ext := range []string{"a", "-", "é", q} {
+					eq := newQuery(q + ext)
+					if _, _, ok := x.best(i, &eq, make([]int, len(eq.runes)), 0); ok {
+						t.Fatalf("query %q rules out entry %d, which matches %q", q, i, q+ext)
+					}
+				}
+			}
+		}
+		for _, limit := range []int{1, 2} {
+			got, want := x.Query(q, QueryOptions{Limit: limit}), x.queryAll(q, limit)
+			if (len(got) > 0 || len(want) > 0) && !reflect.DeepEqual(got, want) {
+				t.Fatalf("query %q limit %d:\n got %s\nwant %s", q, limit, uris(got), uris(want))
+			}
+		}
+	})
 }
