@@ -78,6 +78,29 @@ func DefaultMarkdown(src, baseURI string, remoteImages bool) (html, plain string
 	return html, plain, nil
 }
 
+// DefaultMarkdownPrefix is [DefaultMarkdown] for the first piece of a
+// document cut by [MarkdownCuts] at end: the guard decides on all of src,
+// and when it refuses src the result is all of src as escaped text, with
+// the reason; otherwise it is the rendering of src[:end] alone. The piece
+// needs no verdict of its own: goldmark's work on a prefix ending where
+// every block is closed is part of its work on the whole, which the guard
+// bounded. An end outside (0, len(src)) renders all of src.
+func DefaultMarkdownPrefix(src string, end int, baseURI string, remoteImages bool) (html, plain string, err error) {
+	if end <= 0 || end >= len(src) {
+		return DefaultMarkdown(src, baseURI, remoteImages)
+	}
+	b := []byte(src)
+	if why := mdGuard(b); why != "" {
+		return plainTextHTML(b), why, nil
+	}
+	b = b[:end:end]
+	html, err = renderTree(markdownFor(remoteImages).Parser().Parse(text.NewReader(b)), b, baseURI, remoteImages)
+	if err != nil {
+		return "", "", fmt.Errorf("markdown could not be rendered: %w", err)
+	}
+	return html, "", nil
+}
+
 // renderMarkdown is [RenderMarkdown] that also says why a document was
 // shown as plain text ("" when it was rendered).
 func renderMarkdown(src []byte, baseURI string, remoteImages bool) (out, plain string, err error) {
