@@ -15,16 +15,23 @@ import (
 // (web/render-worker.js passes it as argv[1]).
 const renderArg = "-render"
 
-// renderGOGC is the Go collector's GOGC in render-only mode. A rendering
-// allocates about 33 times its document (goldmark's tree, 33 MB for the
-// bench's 1 MB document) and keeps nothing after it, while the default of
-// 100 collected several times per rendering, each time marking the tree
-// built so far: collection and allocation were a third of the Worker's
-// time. 200 took the Worker's CPU time for that document from 6.1 to 4.9 s
-// over 12 renderings in Node (400 and 800 saved no more and grew the heap
-// further); the Worker's linear memory, which never shrinks, ends with it
-// (idle Workers are ended after 30 s).
-const renderGOGC = 200
+// The Go collector in render-only mode runs against a memory limit set per
+// job, not at GOGC's pace. A rendering allocates about 33 times its
+// document (goldmark's tree: 33 MB for the bench's 1 MB document) and keeps
+// nothing after it; with GOGC 100 the collector ran several times per
+// rendering, each time marking the tree built so far, and collection and
+// allocation were a third of the Worker's time (CDP profile of the Worker).
+// With collection off up to renderMemBase + renderMemPerByte bytes per
+// source byte (96 MiB for 1 MB) it runs about once per rendering. Measured
+// in Node over 12 renderings of that document (CPU time, two runs each):
+// GOGC 100 5.7 and 7.4 s, GOGC 200 5.2 and 5.4 s, this 4.6 and 4.3 s, with
+// a lower peak resident size than either (258 MB against 417 and 306).
+// A tree larger than its limit only makes the collector run more often
+// (the runtime caps it at half the CPU); the render budget bounds the time.
+const (
+	renderMemBase    = 32 << 20
+	renderMemPerByte = 64
+)
 
 // renderMain is main in render-only mode, inside the page's render Worker:
 // it registers globalThis.__mcphost_render(src, baseURI, remoteImages, end)
@@ -39,7 +46,7 @@ const renderGOGC = 200
 // overflows) propagates to the Worker, which reports it and closes, since
 // the instance is unusable after it.
 func renderMain() {
-	debug.SetGCPercent(renderGOGC)
+	debug.SetGCPercent(-1)
 	f := js.FuncOf(func(_ js.Value, args []js.Value) (ret any) {
 		out := jsArray.New(3)
 		defer func() {
@@ -50,11 +57,13 @@ func renderMain() {
 				ret = out
 			}
 		}()
+		src := bytesArg(args, 0)
+		debug.SetMemoryLimit(renderMemBase + renderMemPerByte*int64(len(src)))
 		end := 0
 		if len(args) > 3 && args[3].Type() == js.TypeNumber {
 			end = args[3].Int()
 		}
-		html, plain, err := attach.DefaultMarkdownPrefix(bytesArg(args, 0), end, strArg(args, 1), len(args) > 2 && args[2].Truthy())
+		html, plain, err := attach.DefaultMarkdownPrefix(src, end, strArg(args, 1), len(args) > 2 && args[2].Truthy())
 		out.SetIndex(0, bytesValue(html))
 		out.SetIndex(1, plain)
 		if err != nil {
