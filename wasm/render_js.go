@@ -28,9 +28,12 @@ const renderArg = "-render"
 // a lower peak resident size than either (258 MB against 417 and 306).
 // A tree larger than its limit only makes the collector run more often
 // (the runtime caps it at half the CPU); the render budget bounds the time.
+// The limit stops at renderMemMax (a 16 MB document's), well inside the
+// 4 GiB a wasm32 memory can reach.
 const (
 	renderMemBase    = 32 << 20
 	renderMemPerByte = 64
+	renderMemMax     = 1 << 30
 )
 
 // renderMain is main in render-only mode, inside the page's render Worker:
@@ -58,7 +61,7 @@ func renderMain() {
 			}
 		}()
 		src := bytesArg(args, 0)
-		debug.SetMemoryLimit(renderMemBase + renderMemPerByte*int64(len(src)))
+		debug.SetMemoryLimit(min(renderMemBase+renderMemPerByte*int64(len(src)), renderMemMax))
 		end := 0
 		if len(args) > 3 && args[3].Type() == js.TypeNumber {
 			end = args[3].Int()
