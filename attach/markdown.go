@@ -78,6 +78,29 @@ func DefaultMarkdown(src, baseURI string, remoteImages bool) (html, plain string
 	return html, plain, nil
 }
 
+// DefaultMarkdownPrefix is [DefaultMarkdown] for the first piece of a
+// document cut by [MarkdownCuts] at end: the guard decides on all of src,
+// and when it refuses src the result is all of src as escaped text, with
+// the reason; otherwise it is the rendering of src[:end] alone. The piece
+// needs no verdict of its own: goldmark's work on a prefix ending where
+// every block is closed is part of its work on the whole, which the guard
+// bounded. An end outside (0, len(src)) renders all of src.
+func DefaultMarkdownPrefix(src string, end int, baseURI string, remoteImages bool) (html, plain string, err error) {
+	if end <= 0 || end >= len(src) {
+		return DefaultMarkdown(src, baseURI, remoteImages)
+	}
+	b := []byte(src)
+	if why := mdGuard(b); why != "" {
+		return plainTextHTML(b), why, nil
+	}
+	b = b[:end:end]
+	html, err = renderTree(markdownFor(remoteImages).Parser().Parse(text.NewReader(b)), b, baseURI, remoteImages)
+	if err != nil {
+		return "", "", fmt.Errorf("markdown could not be rendered: %w", err)
+	}
+	return html, "", nil
+}
+
 // renderMarkdown is [RenderMarkdown] that also says why a document was
 // shown as plain text ("" when it was rendered).
 func renderMarkdown(src []byte, baseURI string, remoteImages bool) (out, plain string, err error) {
@@ -416,4 +439,120 @@ func safeURL(dest []byte, resolveRefs bool, base *url.URL, image bool) (string, 
 
 func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// minSplitPiece is the smallest piece [MarkdownCuts] cuts: below it the
+// second render Worker's message round trip and start are not worth the
+// time saved.
+const minSplitPiece = 64 << 10
+
+// MarkdownCuts returns up to n-1 offsets, in increasing order, at which src
+// may be cut into pieces that render on their own (each parsed as a
+// document of its own) to HTML which, concatenated, is byte for byte
+// src's rendering: the page splits a large document this way to render it
+// in two Workers at once. Nil means src is not cut (shorter than two pieces
+// of 64 KiB, or no offset is proven safe).
+//
+// A cut is only ever made at the start of an ATX heading at the margin
+// ('#' in the line's first column) that follows a blank line outside every
+// top-level fenced code block: there goldmark has closed every block
+// (lists and quotes end at an unindented line after a blank one, a
+// paragraph at the blank line), and nothing after it changes what came
+// before. What this scan does not model ends the search for cuts, never
+// makes one: a line that may open an HTML block outside a container (one
+// may run over blank lines), an indented fence (it may or may not be in a
+// list item), a closing fence after a tab. A document that may define a link
+// reference ("]:" anywhere; a definition applies to the whole document) or
+// has line endings or spaces other than '\n', ' ' and '\t' ('\r', '\v',
+// '\f') is never cut. FuzzMarkdownCuts holds the concatenated rendering of
+// the pieces to the whole document's.
+func MarkdownCuts(src string, n int) []int {
+	return markdownCuts(src, n, minSplitPiece)
+}
+
+// markdownCuts is [MarkdownCuts] with pieces of at least minPiece bytes.
+func markdownCuts(src string, n, minPiece int) []int {
+	minPiece = max(minPiece, 1)
+	if n < 2 || len(src) < 2*minPiece || strings.Contains(src, "]:") || strings.ContainsAny(src, "\r\v\f") {
+		return nil
+	}
+	n = min(n, len(src)/minPiece)
+	var cuts []int
+	last := 0                     // the last cut (0: none yet)
+	next := len(src) / n          // the next cut is at or after this offset
+	fence, fenceLen := byte(0), 0 // the open top-level fence
+	prevBlank := false
+	for ls := 0; ls < len(src) && len(cuts) < n-1; {
+		le := strings.IndexByte(src[ls:], '\n')
+		if le < 0 {
+			le = len(src)
+		} else {
+			le += ls
+		}
+		line := src[ls:le]
+		blank := strings.Trim(line, " \t") == ""
+		switch {
+		case fence != 0:
+			closes, unsure := closesTopFence(line, fence, fenceLen)
+			if unsure {
+				return cuts
+			}
+			if closes {
+				fence = 0
+			}
+			blank = false
+		case blank:
+		default:
+			if k, c := fenceRun([]byte(line)); k > 0 {
+				if line[0] != c {
+					return cuts // an indented fence: it may be inside a list item
+				}
+				fence, fenceLen = c, k
+				blank = false
+				break
+			}
+			// A line whose text starts with '<' after nothing but
+			// indentation may open an HTML block, and an indented fence
+			// may be inside a list item or not: cuts stop at both. Behind
+			// a container marker they are inside that container, which is
+			// closed by the time a cut can follow (an unindented line after
+			// a blank one, which no HTML block or fence continues lazily).
+			if i := len(line) - len(strings.TrimLeft(line, " \t")); line[i] == '<' ||
+				(i > 0 && (strings.HasPrefix(line[i:], "```") || strings.HasPrefix(line[i:], "~~~"))) {
+				return cuts
+			}
+			if prevBlank && ls >= next && ls-last >= minPiece && len(src)-ls >= minPiece && isATXHeading([]byte(line)) {
+				cuts = append(cuts, ls)
+				last = ls
+				if len(cuts) < n-1 {
+					next = ls + (len(src)-ls)/(n-len(cuts))
+				}
+			}
+		}
+		prevBlank = blank
+		ls = le + 1
+	}
+	return cuts
+}
+
+// closesTopFence reports whether line closes the top-level fence of n
+// characters c, as goldmark decides it (fewer than four columns of
+// indentation, then n or more of c, then only spaces and tabs); unsure when
+// tabs in its indentation would make the answer depend on tab stops.
+func closesTopFence(line string, c byte, n int) (closes, unsure bool) {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		if line[i] == '\t' {
+			return false, strings.IndexByte(line, c) >= 0
+		}
+		i++
+	}
+	if i > 3 {
+		return false, false
+	}
+	j := i
+	for j < len(line) && line[j] == c {
+		j++
+	}
+	return j-i >= n && strings.Trim(line[j:], " \t") == "", false
 }

@@ -33,8 +33,11 @@
 //
 // Started with argv[1] "-render" (by web/render-worker.js, in the page's
 // render Worker, on the module the page already compiled), main registers
-// only globalThis.__mcphost_render(src, baseURI, remoteImages) -> [html,
-// plain, error], which runs attach.DefaultMarkdown. In the page's instance,
+// only globalThis.__mcphost_render(src, baseURI, remoteImages, end) ->
+// [html, plain, error], which runs attach.DefaultMarkdown (or, with end,
+// attach.DefaultMarkdownPrefix for the first piece of a document cut by
+// attach.MarkdownCuts, whose pieces go to the page's two Workers at once),
+// with the collector off up to a memory limit per job. In the page's instance,
 // a host's attach.Options.Markdown posts each Markdown part through the
 // render function mcphost.js passes in the connect options and parks the
 // read worker's goroutine (which holds no host lock) until the Worker

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"runtime/debug"
+	"strings"
 	"syscall/js"
 	"unsafe"
 
@@ -13,17 +15,41 @@ import (
 // (web/render-worker.js passes it as argv[1]).
 const renderArg = "-render"
 
+// The Go collector in render-only mode runs against a memory limit set per
+// job, not at GOGC's pace. A rendering allocates about 33 times its
+// document (goldmark's tree: 33 MB for the bench's 1 MB document) and keeps
+// nothing after it; with GOGC 100 the collector ran several times per
+// rendering, each time marking the tree built so far, and collection and
+// allocation were a third of the Worker's time (CDP profile of the Worker).
+// With collection off up to renderMemBase + renderMemPerByte bytes per
+// source byte (96 MiB for 1 MB) it runs about once per rendering. Measured
+// in Node over 12 renderings of that document (CPU time, two runs each):
+// GOGC 100 5.7 and 7.4 s, GOGC 200 5.2 and 5.4 s, this 4.6 and 4.3 s, with
+// a lower peak resident size than either (258 MB against 417 and 306).
+// A tree larger than its limit only makes the collector run more often
+// (the runtime caps it at half the CPU); the render budget bounds the time.
+// The limit stops at renderMemMax (a 16 MB document's), well inside the
+// 4 GiB a wasm32 memory can reach.
+const (
+	renderMemBase    = 32 << 20
+	renderMemPerByte = 64
+	renderMemMax     = 1 << 30
+)
+
 // renderMain is main in render-only mode, inside the page's render Worker:
-// it registers globalThis.__mcphost_render(src, baseURI, remoteImages) ->
-// [html, plain, error] and blocks forever. Nothing else of the module runs
-// there: no host, no socket. src and html are UTF-8 in Uint8Arrays, so the
-// page's main thread only copies bytes (the Worker encodes and decodes).
+// it registers globalThis.__mcphost_render(src, baseURI, remoteImages, end)
+// -> [html, plain, error] and blocks forever. Nothing else of the module
+// runs there: no host, no socket. src and html are UTF-8 in Uint8Arrays, so
+// the page's main thread only copies bytes (the Worker encodes and
+// decodes). end > 0 renders the first piece of a cut document
+// ([attach.DefaultMarkdownPrefix]).
 //
 // A Go panic is returned as error (the instance stays usable); a JavaScript
 // exception thrown through the module (a RangeError when the engine's stack
 // overflows) propagates to the Worker, which reports it and closes, since
 // the instance is unusable after it.
 func renderMain() {
+	debug.SetGCPercent(-1)
 	f := js.FuncOf(func(_ js.Value, args []js.Value) (ret any) {
 		out := jsArray.New(3)
 		defer func() {
@@ -34,7 +60,13 @@ func renderMain() {
 				ret = out
 			}
 		}()
-		html, plain, err := attach.DefaultMarkdown(bytesArg(args, 0), strArg(args, 1), len(args) > 2 && args[2].Truthy())
+		src := bytesArg(args, 0)
+		debug.SetMemoryLimit(min(renderMemBase+renderMemPerByte*int64(len(src)), renderMemMax))
+		end := 0
+		if len(args) > 3 && args[3].Type() == js.TypeNumber {
+			end = args[3].Int()
+		}
+		html, plain, err := attach.DefaultMarkdownPrefix(src, end, strArg(args, 1), len(args) > 2 && args[2].Truthy())
 		out.SetIndex(0, bytesValue(html))
 		out.SetIndex(1, plain)
 		if err != nil {
@@ -52,9 +84,10 @@ func renderMain() {
 // document to render, the function mcphost.js passes in the connect
 // options, and parks the calling goroutine (a read worker of the host, which
 // holds no lock of it) until the answer comes; the page's event loop runs
-// meanwhile.
+// meanwhile. A document [attach.MarkdownCuts] cuts into render.workers
+// pieces goes as that many jobs at once, one per Worker (see renderPieces).
 //
-// render(src, baseURI, remoteImages, budgetMs, done) always answers
+// render(src, baseURI, remoteImages, budgetMs, done, end) always answers
 // asynchronously, exactly once, with done(status, a, b); src goes as UTF-8
 // bytes (a Uint8Array the page transfers to the Worker):
 //   - "ok": a is the HTML (UTF-8 bytes), b why it is plain text ("" when
@@ -65,19 +98,16 @@ func renderMain() {
 //     page's CSP forbids it): render in this instance, under the guard.
 func workerMarkdown(render js.Value, budgetMs float64) attach.MarkdownFunc {
 	return func(src, baseURI string, remoteImages bool) (string, string, error) {
-		type answer struct {
-			status, a, b string
+		workers := 1
+		if v := render.Get("workers"); v.Type() == js.TypeNumber {
+			workers = v.Int()
 		}
-		ch := make(chan answer, 1)
-		done := js.FuncOf(func(_ js.Value, args []js.Value) any {
-			ch <- answer{strArg(args, 0), bytesArg(args, 1), strArg(args, 2)}
-			return nil
-		})
-		defer done.Release()
-		if err := invoke(render, bytesValue(src), baseURI, remoteImages, budgetMs, done); err != nil {
-			return attach.DefaultMarkdown(src, baseURI, remoteImages)
+		if cuts := attach.MarkdownCuts(src, workers); len(cuts) > 0 {
+			if html, plain, ok, err := renderPieces(render, src, cuts, baseURI, remoteImages, budgetMs); ok {
+				return html, plain, err
+			}
 		}
-		r := <-ch
+		r := <-renderJob(render, src, 0, baseURI, remoteImages, budgetMs)
 		switch r.status {
 		case "ok":
 			return r.a, r.b, nil
@@ -87,6 +117,76 @@ func workerMarkdown(render js.Value, budgetMs float64) attach.MarkdownFunc {
 			return attach.DefaultMarkdown(src, baseURI, remoteImages)
 		}
 	}
+}
+
+// A renderAnswer is what render answered one job with (see workerMarkdown);
+// status "inline" also stands for a job that could not be handed over.
+type renderAnswer struct {
+	status, a, b string
+}
+
+// renderJob hands one job to render; the channel delivers its answer.
+func renderJob(render js.Value, src string, end int, baseURI string, remoteImages bool, budgetMs float64) <-chan renderAnswer {
+	ch := make(chan renderAnswer, 1)
+	var done js.Func
+	done = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done.Release()
+		ch <- renderAnswer{strArg(args, 0), bytesArg(args, 1), strArg(args, 2)}
+		return nil
+	})
+	if err := invoke(render, bytesValue(src), baseURI, remoteImages, budgetMs, done, end); err != nil {
+		done.Release()
+		ch <- renderAnswer{status: "inline"}
+	}
+	return ch
+}
+
+// renderPieces renders src cut at cuts, one job per piece, all at once: the
+// first piece goes with all of src, so that the guard decides on the whole
+// document (attach.DefaultMarkdownPrefix), the others alone. ok is false
+// when the whole document must go as one job instead: a later piece was
+// refused by the guard on its own, which the whole document was not.
+func renderPieces(render js.Value, src string, cuts []int, baseURI string, remoteImages bool, budgetMs float64) (html, plain string, ok bool, err error) {
+	chans := make([]<-chan renderAnswer, 0, len(cuts)+1)
+	chans = append(chans, renderJob(render, src, cuts[0], baseURI, remoteImages, budgetMs))
+	for i, c := range cuts {
+		next := len(src)
+		if i+1 < len(cuts) {
+			next = cuts[i+1]
+		}
+		chans = append(chans, renderJob(render, src[c:next], 0, baseURI, remoteImages, budgetMs))
+	}
+	answers := make([]renderAnswer, len(chans))
+	for i, ch := range chans {
+		answers[i] = <-ch // every job answers, so none is left waiting
+	}
+	if first := answers[0]; first.status == "ok" && first.b != "" {
+		return first.a, first.b, true, nil // the guard refused the document
+	}
+	for _, r := range answers {
+		if r.status == "error" {
+			return "", "", true, errors.New(r.a)
+		}
+	}
+	for _, r := range answers {
+		if r.status != "ok" {
+			html, plain, err = attach.DefaultMarkdown(src, baseURI, remoteImages)
+			return html, plain, true, err
+		}
+	}
+	var sb strings.Builder
+	n := 0
+	for _, r := range answers {
+		if r.b != "" {
+			return "", "", false, nil
+		}
+		n += len(r.a)
+	}
+	sb.Grow(n)
+	for _, r := range answers {
+		sb.WriteString(r.a)
+	}
+	return sb.String(), "", true, nil
 }
 
 // bytesValue copies s into a new Uint8Array (a copy of bytes, where a

@@ -155,37 +155,47 @@ async function instantiate(url, imports) {
 //
 // Markdown is rendered off the main thread: Go under js/wasm cannot be
 // interrupted, and goldmark on a large or hostile document takes seconds.
-// One Worker per page, started on the first Markdown part, runs the same
-// compiled module in render-only mode (render-worker.js). Jobs run one at a
-// time; each has its host's budget (renderBudgetMs), counted from when the
-// Worker starts it. A job past its budget, or one during which the Worker
-// crashed, has the Worker terminated (the next job starts a new one) and is
-// answered "error": the part shows its escaped text with that warning. If
-// no Worker can run here (none in this environment, a CSP without
-// worker-src for this origin, a bundle that lost the file), every job is
-// answered "inline" and rendered in the main instance, under the guard.
+// Up to RENDER_WORKERS Workers per page, started on the first Markdown part
+// (the second when two jobs are waiting), run the same compiled module in
+// render-only mode (render-worker.js); the Go side cuts a large document
+// into that many pieces where that is proven not to change the HTML
+// (attach.MarkdownCuts), so they render at once. Each Worker runs one job
+// at a time; each job has its host's budget (renderBudgetMs), counted from
+// when its Worker starts it. A job past its budget, or one during which its
+// Worker crashed, has that Worker terminated (the next job starts a new
+// one) and is answered "error": the part shows its escaped text with that
+// warning. If no Worker can run here (none in this environment, a CSP
+// without worker-src for this origin, a bundle that lost the file), every
+// job is answered "inline" and rendered in the main instance, under the
+// guard.
 
 const WORKER_START_MS = 10000
 // An idle Worker is ended: a Go heap grown by a large document never shrinks.
 const WORKER_IDLE_MS = 30000
+// Two Workers where there are two cores or more: the main thread waits
+// meanwhile, so both render. Beyond two, the pieces' messages and the
+// memory of another Go heap outweigh what a third saves.
+const RENDER_WORKERS = (globalThis.navigator?.hardwareConcurrency ?? 1) >= 2 ? 2 : 1
 
 const renderer = {
   module: null, // the WebAssembly.Module, kept from the first instantiation
-  worker: null,
-  ready: null, // resolves true once the Worker answered init, false if it cannot start
-  active: null, // { id, job, timer }
+  slots: [], // up to RENDER_WORKERS of { worker, ready, active: { id, job, timer } | null, idle }
   queue: [],
   unavailable: '', // why no Worker can run here ('' while one may)
   nextJob: 0,
-  idle: 0, // the timer that ends an idle Worker
 }
 
-// renderMarkdown is the function the Go side calls for each Markdown part
-// (wasm/render_js.go): done(status, a, b) is called once, asynchronously.
-function renderMarkdown(src, baseURI, remoteImages, budgetMs, done) {
-  renderer.queue.push({ src, baseURI, remoteImages, budgetMs: budgetMs > 0 ? budgetMs : DEFAULT_RENDER_BUDGET_MS, done })
+// renderMarkdown is the function the Go side calls for each Markdown part,
+// or each piece of one (wasm/render_js.go): done(status, a, b) is called
+// once, asynchronously. With end > 0, the Worker guards all of src and
+// renders its first end bytes (the first piece of a cut document).
+function renderMarkdown(src, baseURI, remoteImages, budgetMs, done, end) {
+  renderer.queue.push({ src, baseURI, remoteImages, end: end > 0 ? end : 0,
+    budgetMs: budgetMs > 0 ? budgetMs : DEFAULT_RENDER_BUDGET_MS, done })
   queueMicrotask(pumpRender)
 }
+// The pieces the Go side may cut a large document into.
+renderMarkdown.workers = RENDER_WORKERS
 
 function answer(job, status, a = '', b = '') {
   try {
@@ -195,45 +205,61 @@ function answer(job, status, a = '', b = '') {
   }
 }
 
-async function pumpRender() {
-  if (renderer.active) return
-  clearTimeout(renderer.idle)
-  if (renderer.queue.length === 0) {
-    if (renderer.worker) renderer.idle = setTimeout(() => renderer.active || stopWorker(), WORKER_IDLE_MS)
-    return
+// pumpRender hands queued jobs to free Workers (a started one first) and
+// schedules the end of idle ones.
+function pumpRender() {
+  while (renderer.queue.length > 0) {
+    if (renderer.unavailable) {
+      for (const job of renderer.queue.splice(0)) answer(job, 'inline')
+      break
+    }
+    let slot = renderer.slots.find(s => !s.active && s.worker) ?? renderer.slots.find(s => !s.active)
+    if (!slot) {
+      if (renderer.slots.length >= RENDER_WORKERS) break
+      slot = { worker: null, ready: null, active: null, idle: 0 }
+      renderer.slots.push(slot)
+    }
+    runJob(slot, renderer.queue.shift())
   }
-  if (renderer.unavailable) {
-    for (const job of renderer.queue.splice(0)) answer(job, 'inline')
-    return
+  for (const s of renderer.slots) {
+    if (s.active || !s.worker || s.idle) continue
+    s.idle = setTimeout(() => {
+      s.idle = 0
+      if (!s.active) stopWorker(s)
+    }, WORKER_IDLE_MS)
   }
-  const job = renderer.queue.shift()
-  renderer.active = { id: 0, job, timer: 0 }
-  const ok = await startWorker()
+}
+
+async function runJob(slot, job) {
+  clearTimeout(slot.idle)
+  slot.idle = 0
+  slot.active = { id: 0, job, timer: 0 }
+  const ok = await startWorker(slot)
   if (!ok) {
-    renderer.active = null
+    slot.active = null
     answer(job, 'inline')
     pumpRender()
     return
   }
   const id = ++renderer.nextJob
-  renderer.active.id = id
-  renderer.active.timer = setTimeout(() => {
-    if (renderer.active?.id !== id) return
-    failWorker(`Markdown rendering took longer than its ${job.budgetMs} ms budget (renderBudgetMs); the render Worker was restarted`)
+  slot.active.id = id
+  slot.active.timer = setTimeout(() => {
+    if (slot.active?.id !== id) return
+    failWorker(slot, `Markdown rendering took longer than its ${job.budgetMs} ms budget (renderBudgetMs); the render Worker was restarted`)
   }, job.budgetMs)
   try {
     // src is a Uint8Array of its own (copied out of Go): transferred, not cloned.
-    renderer.worker.postMessage({ id, src: job.src, baseURI: job.baseURI, remoteImages: job.remoteImages }, [job.src.buffer])
+    slot.worker.postMessage({ id, src: job.src, baseURI: job.baseURI, remoteImages: job.remoteImages, end: job.end }, [job.src.buffer])
   } catch (e) {
-    failWorker(`the render Worker failed (${e?.message ?? e}); it was restarted`)
+    failWorker(slot, `the render Worker failed (${e?.message ?? e}); it was restarted`)
   }
 }
 
-// failWorker ends the Worker and answers the active job with an error.
-function failWorker(message) {
-  const a = renderer.active
-  stopWorker()
-  renderer.active = null
+// failWorker ends a Worker and answers its active job with an error.
+function failWorker(slot, message) {
+  const a = slot.active
+  stopWorker(slot)
+  slot.active = null
   if (a) {
     clearTimeout(a.timer)
     answer(a.job, 'error', message)
@@ -241,38 +267,39 @@ function failWorker(message) {
   pumpRender()
 }
 
-function stopWorker() {
-  renderer.worker?.terminate()
-  renderer.worker = null
-  renderer.ready = null
+function stopWorker(slot) {
+  slot.worker?.terminate()
+  slot.worker = null
+  slot.ready = null
 }
 
-function onWorkerMessage(e) {
+function onWorkerMessage(slot, e) {
   const m = e.data
-  const a = renderer.active
+  const a = slot.active
   if (!a || m?.id !== a.id) return
   if (m.crashed !== undefined) {
-    failWorker(`the render Worker failed (${m.crashed}); it was restarted`)
+    failWorker(slot, `the render Worker failed (${m.crashed}); it was restarted`)
     return
   }
   clearTimeout(a.timer)
-  renderer.active = null
+  slot.active = null
   if (m.error !== undefined) answer(a.job, 'error', String(m.error))
   else answer(a.job, 'ok', m.html, String(m.plain))
   pumpRender()
 }
 
-// startWorker resolves true when a Worker is ready, false when none can run.
-function startWorker() {
-  if (renderer.ready) return renderer.ready
-  renderer.ready = new Promise(resolve => {
+// startWorker resolves true when the slot's Worker is ready, false when none
+// can run here.
+function startWorker(slot) {
+  if (slot.ready) return slot.ready
+  slot.ready = new Promise(resolve => {
     let w
     let ready = false
     const fail = why => {
       clearTimeout(timer)
       w?.terminate()
-      if (renderer.worker === w) renderer.worker = null
-      renderer.ready = null
+      if (slot.worker === w) slot.worker = null
+      slot.ready = null
       renderer.unavailable = why
       resolve(false)
     }
@@ -285,12 +312,12 @@ function startWorker() {
       fail(`the render Worker cannot be created: ${err?.message ?? err}`)
       return
     }
-    renderer.worker = w
+    slot.worker = w
     w.onmessage = e => {
       if (e.data?.type === 'ready') {
         clearTimeout(timer)
         ready = true
-        w.onmessage = onWorkerMessage
+        w.onmessage = e => onWorkerMessage(slot, e)
         resolve(true)
       } else if (e.data?.type === 'failed') {
         fail(`the render Worker did not start: ${e.data.message}`)
@@ -300,18 +327,18 @@ function startWorker() {
     // After ready: a crash, which fails the active job.
     w.onerror = e => {
       e.preventDefault?.()
-      if (renderer.worker !== w) return
-      if (ready) failWorker(`the render Worker failed (${e.message || 'error'}); it was restarted`)
+      if (slot.worker !== w) return
+      if (ready) failWorker(slot, `the render Worker failed (${e.message || 'error'}); it was restarted`)
       else fail(`the render Worker cannot run here: ${e.message || 'error loading render-worker.js'}`)
     }
     w.onmessageerror = () => {
-      if (renderer.worker !== w) return
-      if (ready) failWorker('the render Worker failed (a message could not be read); it was restarted')
+      if (slot.worker !== w) return
+      if (ready) failWorker(slot, 'the render Worker failed (a message could not be read); it was restarted')
       else fail('the render Worker did not start: a message could not be read')
     }
     w.postMessage({ type: 'init', module: renderer.module, wasmExec: new URL('./wasm_exec.js', import.meta.url).href })
   })
-  return renderer.ready
+  return slot.ready
 }
 
 // onRuntimeExit fails everything: the page must never hang on a dead runtime.

@@ -7,7 +7,8 @@
 // src and html travel as UTF-8 in transferred Uint8Arrays: the main thread
 // copies bytes, the encoding and decoding happen here (in Go).
 //
-// Messages in:  { type: 'init', module, wasmExec }, then { id, src, baseURI, remoteImages }
+// Messages in:  { type: 'init', module, wasmExec }, then { id, src, baseURI, remoteImages, end }
+//               (end > 0: the first piece of a cut document, see mcphost.js)
 // Messages out: { type: 'ready' } or { type: 'failed', message };
 //               per job { id, html, plain } or { id, error } (a Go error or
 //               panic: the instance is still usable) or { id, crashed } (a
@@ -51,7 +52,7 @@ self.onmessage = async e => {
   }
   let out
   try {
-    out = render(m.src, String(m.baseURI), !!m.remoteImages)
+    out = render(m.src, String(m.baseURI), !!m.remoteImages, m.end > 0 ? m.end : 0)
   } catch (err) {
     self.postMessage({ id: m.id, crashed: `${err?.name ?? 'Error'}: ${err?.message ?? err}` })
     self.close()
