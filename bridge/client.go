@@ -110,6 +110,8 @@ type Session struct {
 	metaOnce sync.Once
 	metaJSON []byte
 	listens  listens
+
+	pre present // frames the page sent before the session ran (presend.go)
 }
 
 // Dial opens a WebSocket to url with subprotocol "mcp", performs initialize
@@ -172,11 +174,20 @@ func Dial(ctx context.Context, url string, opts *Options) (*Session, error) {
 		}
 		return nil, newError(KindUnavailable, fmt.Errorf("%w: %v", ErrConnectionLost, err), "", "", "dial %s: %v", url, err)
 	}
+	return startSession(ctx, url, ws, o)
+}
+
+// startSession runs the handshake on a dialled socket.
+func startSession(ctx context.Context, url string, ws socket, o Options) (*Session, error) {
 	if p := ws.subprotocol(); p != Subprotocol {
 		ws.close(statusPolicyViolation, "subprotocol mcp required")
 		return nil, newError(KindProtocol, ErrProtocol, "", "", "dial %s: server did not select subprotocol %q (got %q)", url, Subprotocol, p)
 	}
-	s := newSession(newConn(ws, o.ReadLimit), o)
+	var pre [][]byte
+	if t, ok := ws.(transcripted); ok {
+		pre = t.transcript()
+	}
+	s := newSessionPresent(newConn(ws, o.ReadLimit), o, pre)
 	if err := s.handshake(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -194,9 +205,22 @@ func validToken(t string) error {
 	return nil
 }
 
-func newSession(c *Conn, o Options) *Session {
+// A transcripted socket was opened, and written to, before the session
+// existed: transcript returns the frames sent on it (see presend.go).
+type transcripted interface {
+	transcript() [][]byte
+}
+
+func newSession(c *Conn, o Options) *Session { return newSessionPresent(c, o, nil) }
+
+// newSessionPresent starts a session whose socket already carried the
+// frames of pre (nil: none).
+func newSessionPresent(c *Conn, o Options, pre [][]byte) *Session {
 	s := &Session{conn: c, o: o, pending: map[int64]chan *envelope{}, done: make(chan struct{}), notes: xsync.NewQueue(),
 		answers: make(chan []byte, 256)}
+	if len(pre) > 0 {
+		s.setPresent(pre)
+	}
 	go s.readLoop()
 	go s.notes.Run()
 	go s.writeAnswers()
@@ -336,6 +360,9 @@ func (s *Session) undecodable(data []byte, derr error) {
 			ch <- env
 			return
 		}
+		if s.keepEarly(id, &envelope{local: &Error{Kind: KindProtocol, Code: CodeParseError, Message: perr.Error(), Err: perr}}) {
+			return
+		}
 	}
 	s.protocolError(perr)
 }
@@ -389,6 +416,9 @@ func (s *Session) deliver(r *envelope) {
 	var ch chan *envelope
 	if ok {
 		ch = s.take(id)
+	}
+	if ch == nil && ok && s.keepEarly(id, r) {
+		return // an answer to a request of the page's transcript
 	}
 	if ch == nil {
 		// Late responses to cancelled calls land here too; they are expected.
@@ -484,7 +514,11 @@ func (s *Session) notify(method string, params any) error {
 			return newError(KindInvalid, err, method, "", "encode params: %v", err)
 		}
 	}
-	if err := s.conn.WriteRaw(context.Background(), encodeRequest(nil, method, raw)); err != nil {
+	frame := encodeRequest(nil, method, raw)
+	if s.adoptNotification(frame) {
+		return nil // the page sent it already
+	}
+	if err := s.conn.WriteRaw(context.Background(), frame); err != nil {
 		return newError(KindUnavailable, err, method, "", "send: %v", err)
 	}
 	return nil
@@ -584,6 +618,9 @@ func (s *Session) callRaw(ctx context.Context, method, uri string, params []byte
 // start registers a pending request and sends it; the response arrives on
 // the returned channel (closed when the session ends).
 func (s *Session) start(method, uri string, params []byte) (int64, chan *envelope, error) {
+	if id, ch, ok := s.adoptRequest(method, params); ok {
+		return id, ch, nil // the page sent this very request already
+	}
 	id := s.nextID.Add(1)
 	ch, err := s.send(id, method, uri, params)
 	return id, ch, err

@@ -51,6 +51,8 @@ type batchSocket struct {
 	err     error
 	endOnce sync.Once
 	relOnce sync.Once
+
+	sent [][]byte // frames mcphost.js sent before Go adopted the socket
 }
 
 func dialBatch(ctx context.Context, url string, protos []string) (socket, error) {
@@ -85,6 +87,7 @@ func dialBatch(ctx context.Context, url string, protos []string) (socket, error)
 	for {
 		switch s.js.Call("state").Int() {
 		case 1:
+			s.takeTranscript()
 			return s, nil
 		case 2:
 			ce := s.closeErr()
@@ -103,6 +106,27 @@ func dialBatch(ctx context.Context, url string, protos []string) (socket, error)
 		}
 	}
 }
+
+// takeTranscript reads the frames mcphost.js sent on a socket it opened
+// early (at connect(), while the module loaded) and handed to this dial:
+// transcript() is defined only on such a socket, and calling it ends the
+// page's sending. See presend.go.
+func (s *batchSocket) takeTranscript() {
+	if s.js.Get("transcript").Type() != js.TypeFunction {
+		return
+	}
+	t, err := jsCall(s.js, "transcript")
+	if err != nil || t.Type() != js.TypeObject {
+		return
+	}
+	for i, n := 0, min(t.Length(), maxPresentFrames); i < n; i++ {
+		if f := t.Index(i); f.Type() == js.TypeString {
+			s.sent = append(s.sent, []byte(f.String()))
+		}
+	}
+}
+
+func (s *batchSocket) transcript() [][]byte { return s.sent }
 
 func (s *batchSocket) closeErr() error {
 	c := s.js.Call("closeInfo")
