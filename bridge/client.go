@@ -232,13 +232,12 @@ func newSessionPresent(c *Conn, o Options, pre [][]byte) *Session {
 func (s *Session) InitializeResult() InitializeResult { return s.init }
 
 func (s *Session) initialize(ctx context.Context, version string) error {
-	params := map[string]any{
-		"protocolVersion": version,
-		"capabilities":    s.o.Capabilities,
-		"clientInfo":      s.o.ClientInfo,
+	params, err := s.initializeParams(version)
+	if err != nil {
+		return newError(KindInvalid, err, "initialize", "", "encode params: %v", err)
 	}
 	var res InitializeResult
-	if err := s.call(ctx, "initialize", "", params, &res); err != nil {
+	if err := s.callRaw(ctx, "initialize", "", params, &res, false); err != nil {
 		return err
 	}
 	if !contains(SupportedVersions, res.ProtocolVersion) {
@@ -252,6 +251,26 @@ func (s *Session) initialize(ctx context.Context, version string) error {
 	}
 	s.init = res
 	return s.notify("notifications/initialized", nil)
+}
+
+// initializeParams encodes initialize's params as json.Marshal writes the
+// map {protocolVersion, capabilities, clientInfo} (keys sorted), by hand
+// for compact capabilities (jsonenc.go says why).
+func (s *Session) initializeParams(version string) ([]byte, error) {
+	caps := s.o.Capabilities
+	if !bytes.Equal(caps, []byte(`{}`)) {
+		// Anything but the default goes through encoding/json, which
+		// validates and compacts it (and names what is wrong).
+		return stdjson.Marshal(map[string]any{"protocolVersion": version, "capabilities": caps, "clientInfo": s.o.ClientInfo})
+	}
+	b := make([]byte, 0, 128+len(caps))
+	b = append(b, `{"capabilities":`...)
+	b = append(b, caps...)
+	b = append(b, `,"clientInfo":`...)
+	b = appendImplementation(b, s.o.ClientInfo)
+	b = append(b, `,"protocolVersion":`...)
+	b = appendJSONString(b, version)
+	return append(b, '}'), nil
 }
 
 // Close ends the session; pending calls fail with [ErrClosed]. It is
@@ -702,15 +721,14 @@ func contains(list []string, s string) bool {
 // client writes its frames itself, like it parses them (envelope.go): params
 // are already JSON, so the frame is one append, not a second encoding.
 func encodeRequest(id []byte, method string, params []byte) []byte {
-	m, _ := stdjson.Marshal(method) // a string always encodes
-	b := make([]byte, 0, 48+len(m)+len(id)+len(params))
+	b := make([]byte, 0, 56+len(method)+len(id)+len(params))
 	b = append(b, `{"jsonrpc":"2.0"`...)
 	if id != nil {
 		b = append(b, `,"id":`...)
 		b = append(b, id...)
 	}
 	b = append(b, `,"method":`...)
-	b = append(b, m...)
+	b = appendJSONString(b, method)
 	if len(params) > 0 {
 		b = append(b, `,"params":`...)
 		b = append(b, params...)
