@@ -172,6 +172,8 @@ async function instantiate(url, imports) {
 
 const EARLY_MAX_FRAMES = 64 // bridge.maxPresentFrames
 const EARLY_MAX_PARSE = 4 << 20 // answers past this size stop the early start
+const EARLY_MAX_BYTES = 16 << 20 // nor is a page asked for once this much was read
+const EARLY_PAGE_CAP = 1000 // bridge.DefaultPageCap
 const MODERN = '2026-07-28'
 const LEGACY = '2025-11-25'
 const LEGACY_VERSIONS = [LEGACY, '2025-06-18', '2025-03-26', '2024-11-05'] // bridge.SupportedVersions
@@ -205,6 +207,9 @@ function startEarly(target, o) {
   const asked = new Map() // id -> what it asked: 'discover' | 'initialize' | a list method
   let nextId = 0
   let modern = false
+  let received = 0 // characters of the answers read
+  const lists = {} // per list method: entries and pages seen, cursors followed
+  const maxDescriptors = +o.maxDescriptors > 0 ? +o.maxDescriptors : 100000 // bridge.DefaultMaxDescriptors
   const send = (method, params, isNote) => {
     if (e.stopped || e.sent.length >= EARLY_MAX_FRAMES) return
     const id = isNote ? '' : `,"id":${++nextId}`
@@ -251,7 +256,16 @@ function startEarly(target, o) {
         list(r.capabilities)
       }
     } else if (r && typeof r.nextCursor === 'string' && r.nextCursor !== '' && !/[<>&\u2028\u2029]/.test(r.nextCursor)) {
-      // Go's encoding/json escapes <, > and &: such a cursor is left to Go.
+      // The next page, while Go would ask for it too: within maxDescriptors
+      // (entries counted whether valid or not, so never past Go's count), the
+      // page cap, the bytes bound, and not a cursor already followed. A
+      // cursor with <, > or & (which Go's encoding/json escapes) is left to Go.
+      const l = (lists[method] ??= { entries: 0, pages: 0, seen: new Set() })
+      const items = r[method === 'resources/list' ? 'resources' : 'resourceTemplates']
+      l.entries += Array.isArray(items) ? items.length : 0
+      l.pages++
+      if (l.entries > maxDescriptors || l.pages >= EARLY_PAGE_CAP || received > EARLY_MAX_BYTES || l.seen.has(r.nextCursor)) return
+      l.seen.add(r.nextCursor)
       send(method, listParams(r.nextCursor))
     }
   }
@@ -268,6 +282,7 @@ function startEarly(target, o) {
       e.stopped = true
       return
     }
+    received += data.length
     try {
       const m = JSON.parse(data)
       if (m && typeof m === 'object' && m.method === undefined && (typeof m.id === 'number')) onAnswer(m)
