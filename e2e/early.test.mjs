@@ -36,7 +36,8 @@ function answer(kind, m) {
     case "resources/list": {
       const i = Number(m.params?.cursor ?? 0);
       const resources = Array.from({ length: 10 }, (_, k) => ({ uri: `early://doc/${i}/${k}`, name: `doc ${i}.${k}` }));
-      return ok(i + 1 < PAGES ? { resources, nextCursor: String(i + 1) } : { resources });
+      const pages = kind === "endless" ? Infinity : PAGES;
+      return ok(i + 1 < pages ? { resources, nextCursor: String(i + 1) } : { resources });
     }
     case "resources/templates/list":
       return ok({ resourceTemplates: [] });
@@ -157,6 +158,29 @@ for (const kind of ["legacy", "modern"]) {
     for (const p of pages) assert.ok(p.t < wasmSentAt, `page ${JSON.stringify(p.m.params)} asked for after the module arrived`);
   });
 }
+
+test("an endless listing: the early start asks for no page Go would not (maxDescriptors)", async () => {
+  conns.length = 0;
+  wasmDelayMs = 800;
+  let r;
+  try {
+    r = await inPage(String(async (connect, base) => {
+      const host = await connect(`${base}/endless`, { reconnect: false, maxDescriptors: 25 });
+      const progress = new Promise((res) => host.addEventListener("listprogress", (e) => e.detail.done && res(e.detail)));
+      const rs = await host.resources();
+      const last = await progress;
+      await host.close();
+      return { count: rs.length, truncated: last.truncated };
+    }));
+  } finally {
+    wasmDelayMs = 0;
+  }
+  assert.deepEqual(r, { count: 25, truncated: true });
+  const reqs = requests(conns[0]);
+  assert.equal(new Set(reqs).size, reqs.length, `a request was made twice: ${reqs.join(", ")}`);
+  // Go stops after the page that passes 25 entries: pages 0, 1 and 2.
+  assert.equal(conns[0].frames.filter((f) => f.m.method === "resources/list").length, 3, reqs.join(", "));
+});
 
 test("a server speaking the other revision than the one pinned: the same error as without the early start", async () => {
   conns.length = 0;
