@@ -183,11 +183,11 @@ func startSession(ctx context.Context, url string, ws socket, o Options) (*Sessi
 		ws.close(statusPolicyViolation, "subprotocol mcp required")
 		return nil, newError(KindProtocol, ErrProtocol, "", "", "dial %s: server did not select subprotocol %q (got %q)", url, Subprotocol, p)
 	}
-	var pre [][]byte
-	if t, ok := ws.(transcripted); ok {
-		pre = t.transcript()
+	var src transcripted
+	if t, ok := ws.(transcripted); ok && t.early() {
+		src = t
 	}
-	s := newSessionPresent(newConn(ws, o.ReadLimit), o, pre)
+	s := newSessionPresent(newConn(ws, o.ReadLimit), o, src)
 	if err := s.handshake(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -205,21 +205,23 @@ func validToken(t string) error {
 	return nil
 }
 
-// A transcripted socket was opened, and written to, before the session
-// existed: transcript returns the frames sent on it (see presend.go).
+// A transcripted socket was opened, and is written to, by the page's glue
+// besides the session: transcript returns the frames it sent since the
+// last call (see presend.go).
 type transcripted interface {
+	early() bool // the glue wrote to it
 	transcript() [][]byte
 }
 
 func newSession(c *Conn, o Options) *Session { return newSessionPresent(c, o, nil) }
 
-// newSessionPresent starts a session whose socket already carried the
-// frames of pre (nil: none).
-func newSessionPresent(c *Conn, o Options, pre [][]byte) *Session {
+// newSessionPresent starts a session on a socket the page's glue also
+// writes to (src; nil: none).
+func newSessionPresent(c *Conn, o Options, src transcripted) *Session {
 	s := &Session{conn: c, o: o, pending: map[int64]chan *envelope{}, done: make(chan struct{}), notes: xsync.NewQueue(),
 		answers: make(chan []byte, 256)}
-	if len(pre) > 0 {
-		s.setPresent(pre)
+	if src != nil {
+		s.setPresent(src)
 	}
 	go s.readLoop()
 	go s.notes.Run()

@@ -5,31 +5,34 @@ import (
 	"strconv"
 )
 
-// Requests sent before the session existed (the page's transcript).
+// Requests the page's glue sent on the session's socket (the transcript).
 //
 // In the page, mcphost.js opens the WebSocket as soon as connect() is
 // called and, while the module downloads and compiles, sends the frames the
 // session will want: the handshake, notifications/initialized, the first
 // resources/list and resources/templates/list pages and each next page by
-// the previous answer's nextCursor. When the session starts it is handed
-// the frames that went out (the transcript); answers that came meanwhile
-// wait in the socket's queue and arrive through the read loop as usual.
+// the previous answer's nextCursor, which it keeps doing (it sees every
+// answer before the session does) after the session took the socket over.
+// Answers wait in the socket's queue and arrive through the read loop.
 //
 // The session stays the decider. It runs its handshake and listing exactly
 // as it would have without a transcript; each frame it is about to send is
-// compared, byte for byte, with the transcript's frames, and one that is
-// already on the wire is not sent again: the call waits for the answer to
-// the transcript's id instead, and that answer is validated as any other.
-// A frame the transcript does not hold (the server spoke another revision,
-// refused, answered something unexpected) is sent as usual, with an id past
-// the transcript's, so answers to requests nobody adopts are never mistaken
-// for the session's own; they are kept (bounded) until adopted, or dropped.
+// compared, byte for byte, with the frames the glue sent (read from it
+// anew each time), and one already on the wire is not sent again: the call
+// waits for the answer to the glue's id instead, and that answer is
+// validated as any other. A frame the glue did not send (the server spoke
+// another revision, refused, answered something unexpected) is sent as
+// usual. The glue's ids are 1 to [presentIDs]; the session's own start
+// past them, so answers to requests nobody adopts are never mistaken for
+// the session's; they are kept (bounded) until adopted, or dropped.
 
 // Bounds on a transcript: its frames, and the bytes of early answers kept
 // for requests the session has not (yet) made itself.
 const (
-	maxPresentFrames = 64
+	maxPresentFrames = 64 // web/mcphost.js EARLY_MAX_FRAMES
 	maxPresentBytes  = 16 << 20
+	// presentIDs is the id range the glue uses (one id per frame at most).
+	presentIDs = maxPresentFrames
 )
 
 // presentFrame is one frame of the transcript.
@@ -48,46 +51,46 @@ const (
 
 // present is the transcript's state in a Session, guarded by Session.mu.
 type present struct {
+	src     transcripted // nil: the socket is the session's alone
 	frames  []presentFrame
 	answers map[int64]*envelope // answers to waiting requests, until adopted
 	kept    int                 // bytes held in answers
 }
 
-// setPresent installs a transcript before the read loop starts, and moves
-// the session's ids past the transcript's. A frame that is not a request
-// or notification the client could have written is ignored, but its id is
-// still skipped.
-func (s *Session) setPresent(frames [][]byte) {
-	if len(frames) > maxPresentFrames {
-		frames = frames[:maxPresentFrames]
+// setPresent makes the session read the transcript of src, and start its
+// own ids past the glue's.
+func (s *Session) setPresent(src transcripted) {
+	s.pre.src = src
+	s.pre.answers = map[int64]*envelope{}
+	s.nextID.Store(presentIDs)
+	s.pullPresent()
+}
+
+// pullPresent reads the frames the glue sent since the last call. A frame
+// that is not a request or notification the client could have written is
+// ignored; one with an id past the glue's range too (the glue never writes
+// one). s.mu is held, or the session is not running yet.
+func (s *Session) pullPresent() {
+	if s.pre.src == nil {
+		return
 	}
-	var top int64
-	for _, f := range frames {
+	for _, f := range s.pre.src.transcript() {
+		if len(s.pre.frames) >= maxPresentFrames {
+			return
+		}
 		env, err := parseEnvelope(f)
-		if err != nil {
-			if id, _, ok := probeID(f); ok && id > top {
-				top = id
-			}
+		if err != nil || env.method == "" {
 			continue
 		}
 		pf := presentFrame{method: env.method, frame: f}
 		if env.id != nil {
 			id, ok := idValue(env.id)
-			if !ok || id <= 0 {
+			if !ok || id <= 0 || id > presentIDs {
 				continue
 			}
 			pf.id = id
-			top = max(top, id)
 		}
-		if env.method != "" {
-			s.pre.frames = append(s.pre.frames, pf)
-		}
-	}
-	if top > s.nextID.Load() {
-		s.nextID.Store(top)
-	}
-	if len(s.pre.frames) > 0 {
-		s.pre.answers = map[int64]*envelope{}
+		s.pre.frames = append(s.pre.frames, pf)
 	}
 }
 
@@ -97,9 +100,10 @@ func (s *Session) setPresent(frames [][]byte) {
 func (s *Session) adoptRequest(method string, params []byte) (int64, chan *envelope, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err != nil || len(s.pre.frames) == 0 {
+	if s.err != nil || s.pre.src == nil {
 		return 0, nil, false
 	}
+	s.pullPresent()
 	for i := range s.pre.frames {
 		f := &s.pre.frames[i]
 		if f.state != presentWaiting || f.id == 0 || f.method != method {
@@ -126,6 +130,7 @@ func (s *Session) adoptRequest(method string, params []byte) (int64, chan *envel
 func (s *Session) adoptNotification(frame []byte) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.pullPresent()
 	for i := range s.pre.frames {
 		f := &s.pre.frames[i]
 		if f.state == presentWaiting && f.id == 0 && bytes.Equal(f.frame, frame) {
@@ -142,6 +147,10 @@ func (s *Session) adoptNotification(frame []byte) bool {
 func (s *Session) keepEarly(id int64, env *envelope) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.pre.src == nil || id <= 0 || id > presentIDs {
+		return false
+	}
+	s.pullPresent() // the glue may have sent it since the last look
 	for i := range s.pre.frames {
 		f := &s.pre.frames[i]
 		if f.id != id || f.state != presentWaiting {

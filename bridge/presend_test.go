@@ -114,13 +114,22 @@ func (p *presendPeer) start(t *testing.T) string {
 }
 
 // earlySocket is a dialled socket carrying a transcript, as the page's glue
-// hands one to Go.
+// hands one to Go: the frames come once.
 type earlySocket struct {
 	socket
+	mu   sync.Mutex
 	sent [][]byte
 }
 
-func (e earlySocket) transcript() [][]byte { return e.sent }
+func (e *earlySocket) early() bool { return true }
+
+func (e *earlySocket) transcript() [][]byte {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := e.sent
+	e.sent = nil
+	return out
+}
 
 // The frames mcphost.js writes (web/mcphost.js startEarly), for the default
 // clientInfo: they must equal what the session writes, byte for byte.
@@ -187,7 +196,7 @@ func startEarly(t *testing.T, p *presendPeer, url string, frames []string, wantA
 		perrs = append(perrs, err)
 		mu.Unlock()
 	}
-	s, err := startSession(ctx, url, earlySocket{ws, sent}, o)
+	s, err := startSession(ctx, url, &earlySocket{socket: ws, sent: sent}, o)
 	mu.Lock()
 	defer mu.Unlock()
 	return s, perrs, err
@@ -280,8 +289,8 @@ func TestTranscriptPagesNotResent(t *testing.T) {
 	p.mu.Lock()
 	last := p.got[len(p.got)-1]
 	p.mu.Unlock()
-	if !strings.HasPrefix(last, "ping 8 ") {
-		t.Fatalf("session's first own request: %q, want id 8", last)
+	if want := fmt.Sprintf("ping %d ", presentIDs+1); !strings.HasPrefix(last, want) {
+		t.Fatalf("session's first own request: %q, want id %d (past the glue's ids)", last, presentIDs+1)
 	}
 }
 
@@ -299,20 +308,27 @@ func TestTranscriptServerCloses(t *testing.T) {
 	}
 }
 
-// TestTranscriptBounds: the kept early answers are bounded and a frame the
-// client could not have written is ignored with its id still skipped.
+// TestTranscriptBounds: the kept early answers are bounded, and frames the
+// glue could not have written (no method, an id past its range) are
+// ignored.
 func TestTranscriptBounds(t *testing.T) {
 	s := &Session{pending: map[int64]chan *envelope{}}
-	frames := [][]byte{[]byte(frameDiscover), []byte(`{"jsonrpc":"2.0","id":9,"method":`), []byte(`{"jsonrpc":"2.0","id":3,"result":{}}`)}
+	frames := [][]byte{[]byte(frameDiscover), []byte(`{"jsonrpc":"2.0","id":9,"method":`), []byte(`{"jsonrpc":"2.0","id":3,"result":{}}`),
+		[]byte(`{"jsonrpc":"2.0","id":65,"method":"resources/list"}`)}
 	for i := 0; i < 2*maxPresentFrames; i++ {
 		frames = append(frames, []byte(frameInited))
 	}
-	s.setPresent(frames)
+	s.setPresent(&earlySocket{sent: frames})
 	if len(s.pre.frames) > maxPresentFrames {
 		t.Fatalf("%d frames kept, bound %d", len(s.pre.frames), maxPresentFrames)
 	}
-	if got := s.nextID.Load(); got != 9 {
-		t.Fatalf("next id after %d, want 9 (the broken frame's id)", got)
+	for _, f := range s.pre.frames {
+		if f.id > presentIDs || f.method == "" {
+			t.Fatalf("kept %s", f.frame)
+		}
+	}
+	if got := s.nextID.Load(); got != presentIDs {
+		t.Fatalf("the session's ids start after %d, want %d", got, presentIDs)
 	}
 	big := &envelope{id: []byte("1"), result: make([]byte, maxPresentBytes)}
 	if !s.keepEarly(1, big) {
@@ -325,7 +341,47 @@ func TestTranscriptBounds(t *testing.T) {
 	if _, _, ok := s.adoptRequest("server/discover", []byte(`{"_meta":`+testMeta+`}`)); ok {
 		t.Fatal("a request whose answer was dropped was adopted")
 	}
-	if s.keepEarly(5, &envelope{}) {
+	if s.keepEarly(5, &envelope{}) || s.keepEarly(presentIDs+1, &envelope{}) {
 		t.Fatal("an id outside the transcript was kept")
+	}
+}
+
+// TestTranscriptLater: frames the glue sends after the session started
+// (the next pages, as their cursors arrive) are adopted too, and an answer
+// that comes before the session read the frame it answers is kept.
+func TestTranscriptLater(t *testing.T) {
+	p := &presendPeer{pages: 3}
+	url := p.start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ws, err := dialSocket(ctx, url, []string{Subprotocol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := &earlySocket{socket: ws}
+	first := legacyTranscript(3)[:5] // handshake and first pages now, next pages later
+	for _, f := range first {
+		ws.write(ctx, []byte(f))
+		es.sent = append(es.sent, []byte(f))
+	}
+	s, err := startSession(ctx, url, es, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// The glue sends page 2 and 3 before the session asks (it sees each
+	// answer first); the server answers them at once.
+	for _, f := range legacyTranscript(3)[5:] {
+		ws.write(ctx, []byte(f))
+		es.mu.Lock()
+		es.sent = append(es.sent, []byte(f))
+		es.mu.Unlock()
+	}
+	l, err := s.ListResources(ctx, nil)
+	if err != nil || len(l.Items) != 3 {
+		t.Fatalf("list: %v %+v", err, l)
+	}
+	if n := p.count("resources/list"); n != 3 {
+		t.Fatalf("server got resources/list %d times, want 3: %q", n, p.got)
 	}
 }

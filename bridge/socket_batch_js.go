@@ -52,7 +52,7 @@ type batchSocket struct {
 	endOnce sync.Once
 	relOnce sync.Once
 
-	sent [][]byte // frames mcphost.js sent before Go adopted the socket
+	pre bool // opened by mcphost.js at connect(): it has transcript()
 }
 
 func dialBatch(ctx context.Context, url string, protos []string) (socket, error) {
@@ -87,9 +87,15 @@ func dialBatch(ctx context.Context, url string, protos []string) (socket, error)
 	for {
 		switch s.js.Call("state").Int() {
 		case 1:
-			s.takeTranscript()
+			s.pre = s.js.Get("transcript").Type() == js.TypeFunction
 			return s, nil
 		case 2:
+			if s.js.Call("subprotocol").String() != "" {
+				// It opened, then closed (an early socket mcphost.js lent
+				// after the server closed it): the session reads the close.
+				s.pre = s.js.Get("transcript").Type() == js.TypeFunction
+				return s, nil
+			}
 			ce := s.closeErr()
 			r := s.diagnosis()
 			s.release()
@@ -107,26 +113,27 @@ func dialBatch(ctx context.Context, url string, protos []string) (socket, error)
 	}
 }
 
-// takeTranscript reads the frames mcphost.js sent on a socket it opened
-// early (at connect(), while the module loaded) and handed to this dial:
-// transcript() is defined only on such a socket, and calling it ends the
-// page's sending. See presend.go.
-func (s *batchSocket) takeTranscript() {
-	if s.js.Get("transcript").Type() != js.TypeFunction {
-		return
+// transcript returns the frames mcphost.js sent on a socket it opened
+// early (at connect(), while the module loaded) and goes on sending on
+// (the listing's next pages): those since the last call. See presend.go.
+func (s *batchSocket) transcript() [][]byte {
+	if !s.pre {
+		return nil
 	}
 	t, err := jsCall(s.js, "transcript")
 	if err != nil || t.Type() != js.TypeObject {
-		return
+		return nil
 	}
+	var out [][]byte
 	for i, n := 0, min(t.Length(), maxPresentFrames); i < n; i++ {
 		if f := t.Index(i); f.Type() == js.TypeString {
-			s.sent = append(s.sent, []byte(f.String()))
+			out = append(out, []byte(f.String()))
 		}
 	}
+	return out
 }
 
-func (s *batchSocket) transcript() [][]byte { return s.sent }
+func (s *batchSocket) early() bool { return s.pre }
 
 func (s *batchSocket) closeErr() error {
 	c := s.js.Call("closeInfo")

@@ -19,6 +19,7 @@ const PAGES = 3;
 let server, port, browser;
 let wasmDelayMs = 0;
 let wasmSentAt = 0; // when the last module download finished
+let refusedUpgrades = 0;
 const conns = []; // { path, frames: [{ t, m }] }
 
 function answer(kind, m) {
@@ -75,6 +76,7 @@ before(async () => {
   });
   server.on("upgrade", (req, socket) => {
     if (req.url.startsWith("/refuse")) {
+      refusedUpgrades++;
       socket.end("HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nrefuse");
     }
   });
@@ -208,7 +210,9 @@ test("a server speaking the other revision than the one pinned: the same error a
   assert.ok(modern && !requests(modern).some((q) => q.startsWith("server/discover")), "no discover when pinned to 2025-11-25");
 });
 
-test("a server refusing the upgrade (403): connect() fails with kind refused, at once", async () => {
+test("a server refusing the upgrade (403) before the module arrived: kind refused, at once, one upgrade", async () => {
+  refusedUpgrades = 0;
+  wasmDelayMs = 800; // the early socket's refusal and diagnosis are over before Go dials
   const r = await inPage(String(async (connect, base) => {
     const t0 = performance.now();
     try {
@@ -223,9 +227,12 @@ test("a server refusing the upgrade (403): connect() fails with kind refused, at
   assert.equal(r.code, 403);
   assert.match(r.message, /not allowed here/);
   assert.ok(r.ms < 5000, `refused after ${r.ms} ms: retried as if retryable`);
+  wasmDelayMs = 0;
+  assert.equal(refusedUpgrades, 1, "Go read the early socket's refusal: no second upgrade");
 });
 
-test("a server that closes after accepting: connect() fails as unavailable, never hangs", async () => {
+test("a server that closes after accepting, before the module arrived: connect() fails as unavailable, never hangs", async () => {
+  wasmDelayMs = 800;
   const r = await inPage(String(async (connect, base) => {
     try {
       await connect(`${base}/close`, { reconnect: false, connectTimeoutMs: 1500 });
@@ -234,6 +241,7 @@ test("a server that closes after accepting: connect() fails as unavailable, neve
       return { ok: false, kind: e.kind, message: e.message };
     }
   }));
+  wasmDelayMs = 0;
   assert.equal(r.ok, false);
   assert.ok(["unavailable", "timeout"].includes(r.kind), `${r.kind}: ${r.message}`);
 });

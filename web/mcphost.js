@@ -160,11 +160,13 @@ async function instantiate(url, imports) {
 // for protocol "2025-11-25"), then, from the answers, initialize after a
 // discover the server refused, notifications/initialized, the first
 // resources/list and resources/templates/list pages and every next page by
-// nextCursor. Answers wait in the socket's queue (socket.js). When Go dials
-// that URL it is lent this socket and the list of frames sent (the
-// transcript); it runs its handshake and listing as usual and sends only
-// what is not already on the wire, byte for byte (bridge/presend.go): Go
-// stays the decider, and anything unexpected is simply done again by Go.
+// nextCursor (also once Go runs: this glue sees each answer before Go does).
+// Answers wait in the socket's queue (socket.js). When Go dials that URL it
+// is lent this socket and reads the frames sent (the transcript) whenever it
+// is about to send one; it runs its handshake and listing as usual and sends
+// only what is not already on the wire, byte for byte (bridge/presend.go):
+// Go stays the decider, and anything unexpected is simply done again by Go.
+// Ids 1 to EARLY_MAX_FRAMES are this glue's; Go's own start past them.
 // So each frame here must be exactly what Go writes; a frame that differs
 // costs only the saving. Frames are sent only when Go would send the same
 // given the same answers (a clientInfo Go would encode differently sends
@@ -240,6 +242,10 @@ function startEarly(target, o) {
     const method = asked.get(m.id)
     if (method === undefined) return
     asked.delete(m.id)
+    answered(method, m)
+    if (asked.size === 0) e.stopped = true // nothing more to follow
+  }
+  const answered = (method, m) => {
     const r = m.result
     if (method === 'server/discover') {
       if (r && Array.isArray(r.supportedVersions) && r.supportedVersions.includes(MODERN)) {
@@ -295,11 +301,17 @@ function startEarly(target, o) {
   } catch {
     return null // a URL the browser refuses: Go's own dial reports it
   }
-  // Go calls transcript() once it took the socket (bridge/socket_batch_js.go).
+  // Go reads the frames sent since its last look each time it is about to
+  // send one (bridge/socket_batch_js.go): the next pages go on being asked
+  // for here, as their cursors arrive, after Go took the socket over.
+  let taken = 0
   e.sock.transcript = () => {
-    e.stopped = true
-    return e.sent.slice()
+    const out = e.sent.slice(taken)
+    taken = e.sent.length
+    return out
   }
+  // However the server behaves, the glue stops reading answers in time.
+  setTimeout(() => { e.stopped = true }, +o.connectTimeoutMs > 0 ? +o.connectTimeoutMs : DEFAULT_CONNECT_TIMEOUT_MS)
   e.release = () => {
     const i = early.indexOf(e)
     if (i >= 0) early.splice(i, 1)
@@ -316,15 +328,14 @@ function startEarly(target, o) {
 // lendSocket is the socket glue Go dials with: a socket connect() opened
 // early for the same URL and subprotocols (when all such sockets would have
 // sent the same frames, so it does not matter whose it is), else a new one.
-// A socket that already closed is not lent: Go dials again and sees what the
-// server does now.
+// One that closed already is lent too: Go reads the refusal (or the close)
+// as from its own first attempt, which it then is.
 function lendSocket(url, protocols, wake) {
   const key = url + '\n' + [].concat(protocols ?? []).join('\n')
-  const mine = early.filter(x => !x.adopted && x.key === key && x.sock.state() !== 2)
+  const mine = early.filter(x => !x.adopted && x.key === key)
   if (mine.length > 0 && mine.every(x => x.sig === mine[0].sig)) {
     const e = mine[0]
     e.adopted = true
-    e.stopped = true
     return e.sock.adopt(wake)
   }
   return openSocket(url, protocols, wake)
