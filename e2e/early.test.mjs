@@ -50,6 +50,10 @@ function answer(kind, m) {
 before(async () => {
   server = http.createServer((req, res) => {
     const name = req.url === "/" ? "/blank.html" : req.url.split("?")[0];
+    if (name === "/early-state") {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      return res.end(JSON.stringify(conns.map((c) => c.closed)));
+    }
     if (name === "/refuse") {
       // The diagnosis socket.js asks for after a refused upgrade.
       res.writeHead(403, { "Content-Type": "application/json" });
@@ -85,8 +89,9 @@ before(async () => {
     if (req.url.startsWith("/refuse")) return;
     wss.handleUpgrade(req, socket, head, (ws) => {
       const kind = req.url.slice(1).split("?")[0];
-      const c = { path: kind, frames: [] };
+      const c = { path: kind, frames: [], closed: false };
       conns.push(c);
+      ws.on("close", () => { c.closed = true; });
       if (kind === "close") return ws.close(1011, "going away");
       ws.on("message", (data) => {
         const m = JSON.parse(String(data));
@@ -267,4 +272,33 @@ test("connect() calls made before the first resolves: each host works, no reques
     assert.equal(new Set(reqs).size, reqs.length, `a request was made twice on one connection: ${reqs.join(", ")}`);
     assert.equal(reqs.filter((q) => q.startsWith("initialize ")).length, 1, reqs.join(", "));
   }
+});
+
+test("connect() aborted while the module downloads: it rejects as AbortError and its early socket is closed", async () => {
+  conns.length = 0;
+  wasmDelayMs = 800;
+  let r;
+  try {
+    r = await inPage(String(async (connect, base) => {
+      const ac = new AbortController();
+      const p = connect(`${base}/legacy`, { reconnect: false, signal: ac.signal });
+      setTimeout(() => ac.abort(new Error("the user left")), 200);
+      try {
+        await p;
+        return { ok: true };
+      } catch (e) {
+        // Still in the page (its close would close any socket): the server
+        // says whether the early socket was closed.
+        let closed = [];
+        for (let i = 0; i < 50 && !closed[0]; i++) {
+          await new Promise((res) => setTimeout(res, 20));
+          closed = await (await fetch("/early-state")).json();
+        }
+        return { ok: false, name: e.name, kind: e.kind, closed };
+      }
+    }));
+  } finally {
+    wasmDelayMs = 0;
+  }
+  assert.deepEqual(r, { ok: false, name: "AbortError", kind: "cancelled", closed: [true] });
 });
