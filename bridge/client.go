@@ -110,6 +110,8 @@ type Session struct {
 	metaOnce sync.Once
 	metaJSON []byte
 	listens  listens
+
+	pre present // frames the page sent before the session ran (presend.go)
 }
 
 // Dial opens a WebSocket to url with subprotocol "mcp", performs initialize
@@ -172,11 +174,20 @@ func Dial(ctx context.Context, url string, opts *Options) (*Session, error) {
 		}
 		return nil, newError(KindUnavailable, fmt.Errorf("%w: %v", ErrConnectionLost, err), "", "", "dial %s: %v", url, err)
 	}
+	return startSession(ctx, url, ws, o)
+}
+
+// startSession runs the handshake on a dialled socket.
+func startSession(ctx context.Context, url string, ws socket, o Options) (*Session, error) {
 	if p := ws.subprotocol(); p != Subprotocol {
 		ws.close(statusPolicyViolation, "subprotocol mcp required")
 		return nil, newError(KindProtocol, ErrProtocol, "", "", "dial %s: server did not select subprotocol %q (got %q)", url, Subprotocol, p)
 	}
-	s := newSession(newConn(ws, o.ReadLimit), o)
+	var src transcripted
+	if t, ok := ws.(transcripted); ok && t.early() {
+		src = t
+	}
+	s := newSessionPresent(newConn(ws, o.ReadLimit), o, src)
 	if err := s.handshake(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -194,9 +205,24 @@ func validToken(t string) error {
 	return nil
 }
 
-func newSession(c *Conn, o Options) *Session {
+// A transcripted socket was opened, and is written to, by the page's glue
+// besides the session: transcript returns the frames it sent since the
+// last call (see presend.go).
+type transcripted interface {
+	early() bool // the glue wrote to it
+	transcript() [][]byte
+}
+
+func newSession(c *Conn, o Options) *Session { return newSessionPresent(c, o, nil) }
+
+// newSessionPresent starts a session on a socket the page's glue also
+// writes to (src; nil: none).
+func newSessionPresent(c *Conn, o Options, src transcripted) *Session {
 	s := &Session{conn: c, o: o, pending: map[int64]chan *envelope{}, done: make(chan struct{}), notes: xsync.NewQueue(),
 		answers: make(chan []byte, 256)}
+	if src != nil {
+		s.setPresent(src)
+	}
 	go s.readLoop()
 	go s.notes.Run()
 	go s.writeAnswers()
@@ -208,13 +234,12 @@ func newSession(c *Conn, o Options) *Session {
 func (s *Session) InitializeResult() InitializeResult { return s.init }
 
 func (s *Session) initialize(ctx context.Context, version string) error {
-	params := map[string]any{
-		"protocolVersion": version,
-		"capabilities":    s.o.Capabilities,
-		"clientInfo":      s.o.ClientInfo,
+	params, err := s.initializeParams(version)
+	if err != nil {
+		return newError(KindInvalid, err, "initialize", "", "encode params: %v", err)
 	}
 	var res InitializeResult
-	if err := s.call(ctx, "initialize", "", params, &res); err != nil {
+	if err := s.callRaw(ctx, "initialize", "", params, &res, false); err != nil {
 		return err
 	}
 	if !contains(SupportedVersions, res.ProtocolVersion) {
@@ -228,6 +253,26 @@ func (s *Session) initialize(ctx context.Context, version string) error {
 	}
 	s.init = res
 	return s.notify("notifications/initialized", nil)
+}
+
+// initializeParams encodes initialize's params as json.Marshal writes the
+// map {protocolVersion, capabilities, clientInfo} (keys sorted), by hand
+// for compact capabilities (jsonenc.go says why).
+func (s *Session) initializeParams(version string) ([]byte, error) {
+	caps := s.o.Capabilities
+	if !bytes.Equal(caps, []byte(`{}`)) {
+		// Anything but the default goes through encoding/json, which
+		// validates and compacts it (and names what is wrong).
+		return stdjson.Marshal(map[string]any{"protocolVersion": version, "capabilities": caps, "clientInfo": s.o.ClientInfo})
+	}
+	b := make([]byte, 0, 128+len(caps))
+	b = append(b, `{"capabilities":`...)
+	b = append(b, caps...)
+	b = append(b, `,"clientInfo":`...)
+	b = appendImplementation(b, s.o.ClientInfo)
+	b = append(b, `,"protocolVersion":`...)
+	b = appendJSONString(b, version)
+	return append(b, '}'), nil
 }
 
 // Close ends the session; pending calls fail with [ErrClosed]. It is
@@ -336,6 +381,9 @@ func (s *Session) undecodable(data []byte, derr error) {
 			ch <- env
 			return
 		}
+		if s.keepEarly(id, &envelope{local: &Error{Kind: KindProtocol, Code: CodeParseError, Message: perr.Error(), Err: perr}}) {
+			return
+		}
 	}
 	s.protocolError(perr)
 }
@@ -389,6 +437,9 @@ func (s *Session) deliver(r *envelope) {
 	var ch chan *envelope
 	if ok {
 		ch = s.take(id)
+	}
+	if ch == nil && ok && s.keepEarly(id, r) {
+		return // an answer to a request of the page's transcript
 	}
 	if ch == nil {
 		// Late responses to cancelled calls land here too; they are expected.
@@ -484,7 +535,11 @@ func (s *Session) notify(method string, params any) error {
 			return newError(KindInvalid, err, method, "", "encode params: %v", err)
 		}
 	}
-	if err := s.conn.WriteRaw(context.Background(), encodeRequest(nil, method, raw)); err != nil {
+	frame := encodeRequest(nil, method, raw)
+	if s.adoptNotification(frame) {
+		return nil // the page sent it already
+	}
+	if err := s.conn.WriteRaw(context.Background(), frame); err != nil {
 		return newError(KindUnavailable, err, method, "", "send: %v", err)
 	}
 	return nil
@@ -588,6 +643,9 @@ type blobKeeper interface{ expectBlobs(id int64) }
 // start registers a pending request and sends it; the response arrives on
 // the returned channel (closed when the session ends).
 func (s *Session) start(method, uri string, params []byte) (int64, chan *envelope, error) {
+	if id, ch, ok := s.adoptRequest(method, params); ok {
+		return id, ch, nil // the page sent this very request already
+	}
 	id := s.nextID.Add(1)
 	ch, err := s.send(id, method, uri, params)
 	return id, ch, err
@@ -674,15 +732,14 @@ func contains(list []string, s string) bool {
 // client writes its frames itself, like it parses them (envelope.go): params
 // are already JSON, so the frame is one append, not a second encoding.
 func encodeRequest(id []byte, method string, params []byte) []byte {
-	m, _ := stdjson.Marshal(method) // a string always encodes
-	b := make([]byte, 0, 48+len(m)+len(id)+len(params))
+	b := make([]byte, 0, 56+len(method)+len(id)+len(params))
 	b = append(b, `{"jsonrpc":"2.0"`...)
 	if id != nil {
 		b = append(b, `,"id":`...)
 		b = append(b, id...)
 	}
 	b = append(b, `,"method":`...)
-	b = append(b, m...)
+	b = appendJSONString(b, method)
 	if len(params) > 0 {
 		b = append(b, `,"params":`...)
 		b = append(b, params...)

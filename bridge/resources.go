@@ -114,12 +114,12 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 			out.Truncated = true
 			return out, newError(KindLimit, nil, method, "", "stopped after the page cap of %d pages; returning the %d entries gathered", s.o.PageCap, len(out.Items))
 		}
-		var params any
+		var params []byte // {"cursor":...} as json.Marshal writes it (jsonenc.go)
 		if out.Pages > 0 {
-			params = map[string]string{"cursor": cursor}
+			params = append(appendJSONString(append(params, `{"cursor":`...), cursor), '}')
 		}
 		var raw stdjson.RawMessage
-		if err := s.call(ctx, method, "", params, &raw); err != nil {
+		if _, err := s.callMeta(ctx, method, "", params, &raw); err != nil {
 			out.Truncated = out.Pages > 0
 			return out, err
 		}

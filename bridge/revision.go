@@ -148,7 +148,7 @@ func (s *Session) becomeModern(res *discoverResult) error {
 // metaObject is the 2026-07-28 per-request metadata object.
 func (s *Session) metaObject() []byte {
 	s.metaOnce.Do(func() {
-		info, _ := stdjson.Marshal(s.o.ClientInfo)
+		info := appendImplementation(nil, s.o.ClientInfo)
 		caps := s.o.Capabilities
 		s.metaJSON = []byte(`{"` + metaProtocolVersion + `":"` + ProtocolModern + `","` + metaClientCaps + `":` +
 			string(bytes.TrimSpace(caps)) + `,"` + metaClientInfo + `":` + string(info) + `}`)

@@ -53,6 +53,8 @@ type batchSocket struct {
 	err     error
 	endOnce sync.Once
 	relOnce sync.Once
+
+	pre bool // opened by mcphost.js at connect(): it has transcript()
 }
 
 func dialBatch(ctx context.Context, url string, protos []string) (socket, error) {
@@ -87,8 +89,15 @@ func dialBatch(ctx context.Context, url string, protos []string) (socket, error)
 	for {
 		switch s.js.Call("state").Int() {
 		case 1:
+			s.pre = s.js.Get("transcript").Type() == js.TypeFunction
 			return s, nil
 		case 2:
+			if s.js.Call("subprotocol").String() != "" {
+				// It opened, then closed (an early socket mcphost.js lent
+				// after the server closed it): the session reads the close.
+				s.pre = s.js.Get("transcript").Type() == js.TypeFunction
+				return s, nil
+			}
 			ce := s.closeErr()
 			r := s.diagnosis()
 			s.release()
@@ -105,6 +114,28 @@ func dialBatch(ctx context.Context, url string, protos []string) (socket, error)
 		}
 	}
 }
+
+// transcript returns the frames mcphost.js sent on a socket it opened
+// early (at connect(), while the module loaded) and goes on sending on
+// (the listing's next pages): those since the last call. See presend.go.
+func (s *batchSocket) transcript() [][]byte {
+	if !s.pre {
+		return nil
+	}
+	t, err := jsCall(s.js, "transcript")
+	if err != nil || t.Type() != js.TypeObject {
+		return nil
+	}
+	var out [][]byte
+	for i, n := 0, min(t.Length(), maxPresentFrames); i < n; i++ {
+		if f := t.Index(i); f.Type() == js.TypeString {
+			out = append(out, []byte(f.String()))
+		}
+	}
+	return out
+}
+
+func (s *batchSocket) early() bool { return s.pre }
 
 func (s *batchSocket) closeErr() error {
 	c := s.js.Call("closeInfo")

@@ -124,8 +124,9 @@ async function startRuntime(wasmUrl) {
   const had = STRAY_GLOBALS.map(n => [n, Object.getOwnPropertyDescriptor(globalThis, n)])
   for (const [n, desc] of had) if (!desc && n in goShims) globalThis[n] = goShims[n]
   let exited
-  // The sessions' WebSocket glue (socket.js), read by Go's init likewise.
-  globalThis.__mcphost_socket = openSocket
+  // The sessions' WebSocket glue (socket.js), read by Go's init likewise:
+  // lendSocket hands Go a socket connect() opened early, or a new one.
+  globalThis.__mcphost_socket = lendSocket
   try {
     exited = go.run(instance)
   } finally {
@@ -149,6 +150,195 @@ async function instantiate(url, imports) {
     return WebAssembly.instantiateStreaming(resp, imports)
   }
   return WebAssembly.instantiate(await resp.arrayBuffer(), imports)
+}
+
+// ---- the early start: the socket and the first frames while the module loads ----
+//
+// The first connect() of a page opens its WebSocket at once and, while
+// mcphost.wasm downloads and compiles, sends the frames the Go session will
+// want: the handshake it would start with (server/discover, or initialize
+// for protocol "2025-11-25"), then, from the answers, initialize after a
+// discover the server refused, notifications/initialized, the first
+// resources/list and resources/templates/list pages and every next page by
+// nextCursor (also once Go runs: this glue sees each answer before Go does).
+// Answers wait in the socket's queue (socket.js). When Go dials that URL it
+// is lent this socket and reads the frames sent (the transcript) whenever it
+// is about to send one; it runs its handshake and listing as usual and sends
+// only what is not already on the wire, byte for byte (bridge/presend.go):
+// Go stays the decider, and anything unexpected is simply done again by Go.
+// Ids 1 to EARLY_MAX_FRAMES are this glue's; Go's own start past them.
+// So each frame here must be exactly what Go writes; a frame that differs
+// costs only the saving. Frames are sent only when Go would send the same
+// given the same answers (a clientInfo Go would encode differently sends
+// nothing but opens the socket).
+
+const EARLY_MAX_FRAMES = 64 // bridge.maxPresentFrames
+const EARLY_MAX_PARSE = 4 << 20 // answers past this size stop the early start
+const EARLY_MAX_BYTES = 16 << 20 // nor is a page asked for once this much was read
+const EARLY_PAGE_CAP = 1000 // bridge.DefaultPageCap
+const MODERN = '2026-07-28'
+const LEGACY = '2025-11-25'
+const LEGACY_VERSIONS = [LEGACY, '2025-06-18', '2025-03-26', '2024-11-05'] // bridge.SupportedVersions
+const CODE_UNSUPPORTED_VERSION = -32022
+const early = [] // sockets opened by connect() calls that Go has not dialled yet
+
+// goClientInfo is the JSON Go writes for options.clientInfo (bridge.Implementation),
+// or null when this glue cannot be sure it writes the same bytes.
+function goClientInfo(ci) {
+  if (ci === undefined || ci === null) return '{"name":"mcphost","version":"0.1.0"}'
+  if (typeof ci !== 'object' || Array.isArray(ci)) return null
+  const safe = v => v === undefined || (typeof v === 'string' && /^[\x20-\x7e]*$/.test(v) && !/[<>&]/.test(v))
+  const keys = ['name', 'version', 'title', 'description', 'websiteUrl']
+  if (ci.icons !== undefined || !keys.every(k => safe(ci[k]))) return null
+  if (!ci.name) return goClientInfo(undefined) // Go's default replaces a nameless one
+  const out = { name: ci.name, version: ci.version ?? '' }
+  for (const k of keys.slice(2)) if (ci[k]) out[k] = ci[k]
+  return JSON.stringify(out)
+}
+
+// startEarly opens target's socket for a connect() made before the runtime
+// runs, and starts sending what Go will send. Returns null when it cannot.
+function startEarly(target, o) {
+  if (typeof WebSocket !== 'function') return null
+  const protocols = ['mcp']
+  if (o.token) protocols.push('mcp.token.' + o.token)
+  const info = goClientInfo(o.clientInfo)
+  const protocol = o.protocol ?? 'auto'
+  const e = { key: target + '\n' + protocols.join('\n'), sig: `${protocol}\n${info}`, sock: null, adopted: false, sent: [], stopped: info === null }
+  const meta = `{"io.modelcontextprotocol/protocolVersion":"${MODERN}","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":${info}}`
+  const asked = new Map() // id -> what it asked: 'discover' | 'initialize' | a list method
+  let nextId = 0
+  let modern = false
+  let received = 0 // characters of the answers read
+  const lists = {} // per list method: entries and pages seen, cursors followed
+  const maxDescriptors = +o.maxDescriptors > 0 ? +o.maxDescriptors : 100000 // bridge.DefaultMaxDescriptors
+  const send = (method, params, isNote) => {
+    if (e.stopped || e.sent.length >= EARLY_MAX_FRAMES) return
+    const id = isNote ? '' : `,"id":${++nextId}`
+    const frame = `{"jsonrpc":"2.0"${id},"method":${JSON.stringify(method)}${params ? `,"params":${params}` : ''}}`
+    try {
+      e.sock.send(frame)
+    } catch {
+      e.stopped = true
+      return
+    }
+    e.sent.push(frame)
+    if (!isNote) asked.set(nextId, method)
+  }
+  // The params Go writes for a list page (bridge listAll, withMeta when modern).
+  const listParams = cursor => {
+    const c = cursor === undefined ? '' : `"cursor":${JSON.stringify(cursor)}`
+    if (modern) return `{"_meta":${meta}${c ? ',' + c : ''}}`
+    return c ? `{${c}}` : ''
+  }
+  const list = caps => {
+    if (caps?.resources === null || typeof caps?.resources !== 'object') return
+    send('resources/list', listParams())
+    send('resources/templates/list', listParams())
+  }
+  const initialize = () =>
+    send('initialize', `{"capabilities":{},"clientInfo":${info},"protocolVersion":"${LEGACY}"}`)
+  const onAnswer = m => {
+    const method = asked.get(m.id)
+    if (method === undefined) return
+    asked.delete(m.id)
+    answered(method, m)
+    if (asked.size === 0) e.stopped = true // nothing more to follow
+  }
+  const answered = (method, m) => {
+    const r = m.result
+    if (method === 'server/discover') {
+      if (r && Array.isArray(r.supportedVersions) && r.supportedVersions.includes(MODERN)) {
+        modern = true
+        list(r.capabilities)
+      } else if (protocol === 'auto' && m.error && m.error.code !== CODE_UNSUPPORTED_VERSION) {
+        initialize() // Go falls back to initialize at 2025-11-25 on such an error
+      } else {
+        e.stopped = true // Go decides from the versions offered
+      }
+    } else if (method === 'initialize') {
+      if (r && LEGACY_VERSIONS.includes(r.protocolVersion)) {
+        send('notifications/initialized', '', true)
+        list(r.capabilities)
+      }
+    } else if (r && typeof r.nextCursor === 'string' && r.nextCursor !== '' && !/[<>&\u2028\u2029]/.test(r.nextCursor)) {
+      // The next page, while Go would ask for it too: within maxDescriptors
+      // (entries counted whether valid or not, so never past Go's count), the
+      // page cap, the bytes bound, and not a cursor already followed. A
+      // cursor with <, > or & (which Go's encoding/json escapes) is left to Go.
+      const l = (lists[method] ??= { entries: 0, pages: 0, seen: new Set() })
+      const items = r[method === 'resources/list' ? 'resources' : 'resourceTemplates']
+      l.entries += Array.isArray(items) ? items.length : 0
+      l.pages++
+      if (l.entries > maxDescriptors || l.pages >= EARLY_PAGE_CAP || received > EARLY_MAX_BYTES || l.seen.has(r.nextCursor)) return
+      l.seen.add(r.nextCursor)
+      send(method, listParams(r.nextCursor))
+    }
+  }
+  const observe = data => {
+    if (e.stopped) return
+    if (data === undefined) {
+      // Opened: the handshake Go starts with.
+      if (protocol === LEGACY) initialize()
+      else if (protocol === 'auto' || protocol === MODERN) send('server/discover', `{"_meta":${meta}}`)
+      else e.stopped = true
+      return
+    }
+    if (typeof data !== 'string' || data.length > EARLY_MAX_PARSE) {
+      e.stopped = true
+      return
+    }
+    received += data.length
+    try {
+      const m = JSON.parse(data)
+      if (m && typeof m === 'object' && m.method === undefined && (typeof m.id === 'number')) onAnswer(m)
+    } catch {
+      e.stopped = true // Go reports it
+    }
+  }
+  try {
+    e.sock = openSocket(target, protocols, null, observe)
+  } catch {
+    return null // a URL the browser refuses: Go's own dial reports it
+  }
+  // Go reads the frames sent since its last look each time it is about to
+  // send one (bridge/socket_batch_js.go): the next pages go on being asked
+  // for here, as their cursors arrive, after Go took the socket over.
+  let taken = 0
+  e.sock.transcript = () => {
+    const out = e.sent.slice(taken)
+    taken = e.sent.length
+    return out
+  }
+  // However the server behaves, the glue stops reading answers in time.
+  setTimeout(() => { e.stopped = true }, +o.connectTimeoutMs > 0 ? +o.connectTimeoutMs : DEFAULT_CONNECT_TIMEOUT_MS)
+  e.release = () => {
+    const i = early.indexOf(e)
+    if (i >= 0) early.splice(i, 1)
+    if (!e.adopted) {
+      e.stopped = true
+      e.sock.stop()
+      e.sock.close()
+    }
+  }
+  early.push(e)
+  return e
+}
+
+// lendSocket is the socket glue Go dials with: a socket connect() opened
+// early for the same URL and subprotocols (when all such sockets would have
+// sent the same frames, so it does not matter whose it is), else a new one.
+// One that closed already is lent too: Go reads the refusal (or the close)
+// as from its own first attempt, which it then is.
+function lendSocket(url, protocols, wake) {
+  const key = url + '\n' + [].concat(protocols ?? []).join('\n')
+  const mine = early.filter(x => !x.adopted && x.key === key)
+  if (mine.length > 0 && mine.every(x => x.sig === mine[0].sig)) {
+    const e = mine[0]
+    e.adopted = true
+    return e.sock.adopt(wake)
+  }
+  return openSocket(url, protocols, wake)
 }
 
 // ---- the render Worker ----
@@ -657,6 +847,16 @@ export async function connect(url, options = {}) {
     })
   }
   const target = wsURL(url)
+  // Before the runtime runs, the socket and the first frames start now.
+  const pre = rt.exports || o.signal?.aborted ? null : startEarly(target, o)
+  try {
+    return await connectGo(target, o)
+  } finally {
+    pre?.release()
+  }
+}
+
+async function connectGo(target, o) {
   const exports = await runtime(o.wasmUrl)
   const host = new Host(target)
   const goOpts = {

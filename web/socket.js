@@ -64,8 +64,11 @@ export async function diagnose(url, protocols) {
 /**
  * Opens a WebSocket. wake() is called (from a task of its own, never from
  * inside a WebSocket event) when frames or the close are waiting for take().
+ * wake may be null until adopt(wake) gives it (a socket mcphost.js opened
+ * before the runtime ran); observe, when given, is called with no argument
+ * when the socket opens and with each frame as it arrives (before take()).
  */
-export function openSocket(url, protocols, wake) {
+export function openSocket(url, protocols, wake, observe) {
   const ws = new WebSocket(url, protocols)
   ws.binaryType = 'arraybuffer'
   const frames = [] // string (text) or ArrayBuffer (binary)
@@ -88,10 +91,12 @@ export function openSocket(url, protocols, wake) {
   }
   ws.onopen = () => {
     opened = true
+    observe?.()
     kick()
   }
   ws.onmessage = e => {
     frames.push(e.data)
+    observe?.(e.data)
     kick()
   }
   ws.onerror = () => {} // a close event always follows
@@ -203,6 +208,12 @@ export function openSocket(url, protocols, wake) {
       ws.send(data)
     },
     readyState: () => ws.readyState,
+    /** Go takes over a socket opened early: wake is called from now on. */
+    adopt(w) {
+      wake = w
+      kick()
+      return this
+    },
     /** Go released wake: never call it again. */
     stop() {
       wake = null

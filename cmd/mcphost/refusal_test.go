@@ -155,6 +155,37 @@ func TestWebPage(t *testing.T) {
 		}
 	}
 
+	// Revalidation: each encoding has its own strong ETag; a matching
+	// If-None-Match is answered 304 with no body, a stale one in full.
+	tags := map[string]string{}
+	for _, accept := range []string{"gzip", ""} {
+		req := httptest.NewRequest("GET", "/mcphost.wasm", nil)
+		req.Header.Set("Accept-Encoding", accept)
+		rec := httptest.NewRecorder()
+		webHandler(fsys).ServeHTTP(rec, req)
+		tag := rec.Header().Get("ETag")
+		if rec.Code != 200 || !strings.HasPrefix(tag, `"`) || rec.Header().Get("Cache-Control") != "no-cache" {
+			t.Fatalf("Accept-Encoding %q: %d ETag %q Cache-Control %q", accept, rec.Code, tag, rec.Header().Get("Cache-Control"))
+		}
+		tags[accept] = tag
+		for _, tc := range []struct {
+			inm  string
+			want int
+		}{{tag, 304}, {"W/" + tag, 304}, {`"other", ` + tag, 304}, {`"stale"`, 200}} {
+			req := httptest.NewRequest("GET", "/mcphost.wasm", nil)
+			req.Header.Set("Accept-Encoding", accept)
+			req.Header.Set("If-None-Match", tc.inm)
+			rec := httptest.NewRecorder()
+			webHandler(fsys).ServeHTTP(rec, req)
+			if rec.Code != tc.want || (tc.want == 304 && rec.Body.Len() != 0) {
+				t.Errorf("Accept-Encoding %q, If-None-Match %s: %d with %d bytes, want %d", accept, tc.inm, rec.Code, rec.Body.Len(), tc.want)
+			}
+		}
+	}
+	if tags["gzip"] == tags[""] {
+		t.Errorf("gzip and identity share the ETag %s", tags[""])
+	}
+
 	off, _ := startServer(t, testConfig(t)) // -no-web
 	r, err := http.Get("http://" + off + "/")
 	if err != nil {

@@ -5,6 +5,8 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"io/fs"
 	"net/http"
 	"path"
@@ -31,6 +33,13 @@ const contentSecurityPolicy = "default-src 'self'; " +
 // The wasm module (9.6 MB raw) and the JS files go out gzip-compressed to
 // clients that accept it (the module shrinks to ~2.5 MB): compressed once,
 // on first request, and kept.
+//
+// They carry a strong ETag (of their bytes, and of the encoding) with
+// Cache-Control: no-cache: the browser keeps them and revalidates each load
+// (304 when unchanged, since the names are not versioned). A module served
+// from the HTTP cache lets Chromium reuse the code it compiled from it
+// (its wasm code cache), so a second visit skips most of the compile;
+// without a validator every load was a full download and compile.
 func webHandler(fsys fs.FS) http.Handler {
 	files := http.FileServerFS(fsys)
 	gz := &gzipCache{fsys: fsys, m: map[string]*gzipEntry{}}
@@ -58,15 +67,25 @@ func webHandler(fsys fs.FS) http.Handler {
 		case ".js", ".mjs":
 			h.Set("Content-Type", "text/javascript; charset=utf-8")
 		}
-		if ext := path.Ext(p); (ext == ".wasm" || ext == ".js" || ext == ".mjs") && acceptsGzip(r) {
-			if data, ok := gz.get(strings.TrimPrefix(p, "/")); ok {
+		if ext := path.Ext(p); ext == ".wasm" || ext == ".js" || ext == ".mjs" {
+			e := gz.entry(strings.TrimPrefix(p, "/"))
+			h.Set("Vary", "Accept-Encoding")
+			if e.ok && acceptsGzip(r) {
 				h.Set("Content-Encoding", "gzip")
-				h.Set("Vary", "Accept-Encoding")
+				h.Set("ETag", e.gzTag)
+				if etagMatch(r.Header.Get("If-None-Match"), e.gzTag) {
+					w.WriteHeader(http.StatusNotModified)
+					return
+				}
+				data := e.data
 				h.Set("Content-Length", strconv.Itoa(len(data)))
 				if r.Method == http.MethodGet {
 					w.Write(data)
 				}
 				return
+			}
+			if e.ok {
+				h.Set("ETag", e.tag) // the file server answers If-None-Match with it
 			}
 		}
 		files.ServeHTTP(w, r)
@@ -98,12 +117,27 @@ type gzipCache struct {
 }
 
 type gzipEntry struct {
-	once sync.Once
-	data []byte
-	ok   bool
+	once  sync.Once
+	data  []byte
+	ok    bool
+	tag   string // the ETag of the file's bytes
+	gzTag string // and of its gzip encoding
 }
 
-func (c *gzipCache) get(name string) ([]byte, bool) {
+// etagMatch reports whether an If-None-Match header lists tag (or is "*").
+// Weak comparison, as RFC 9110 asks for If-None-Match.
+func etagMatch(header, tag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// entry returns name's compressed copy and ETags, computed once.
+func (c *gzipCache) entry(name string) *gzipEntry {
 	c.mu.Lock()
 	e := c.m[name]
 	if e == nil {
@@ -120,8 +154,11 @@ func (c *gzipCache) get(name string) ([]byte, bool) {
 		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 		zw.Write(raw)
 		if zw.Close() == nil {
+			sum := sha256.Sum256(raw)
+			tag := hex.EncodeToString(sum[:12])
 			e.data, e.ok = buf.Bytes(), true
+			e.tag, e.gzTag = `"`+tag+`"`, `"`+tag+`-gzip"`
 		}
 	})
-	return e.data, e.ok
+	return e
 }
