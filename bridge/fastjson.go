@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"strconv"
@@ -296,16 +297,25 @@ func decodeString(s []byte, escaped bool) string {
 	}
 	out := make([]byte, 0, len(body))
 	for i := 0; i < len(body); {
-		c := body[i]
-		if c != '\\' {
-			if c < utf8.RuneSelf {
-				out = append(out, c)
-				i++
-				continue
+		// The run up to the next escape goes in one copy: byte by byte, a
+		// 1 MB Markdown text (an escaped newline or quote every few dozen
+		// bytes) took 16 ms to decode under wasm.
+		j := bytes.IndexByte(body[i:], '\\')
+		if j < 0 {
+			j = len(body) - i
+		}
+		if j > 0 {
+			run := body[i : i+j]
+			if utf8.Valid(run) {
+				out = append(out, run...)
+			} else {
+				for k := 0; k < len(run); {
+					r, size := utf8.DecodeRune(run[k:])
+					out = utf8.AppendRune(out, r)
+					k += size
+				}
 			}
-			r, size := utf8.DecodeRune(body[i:])
-			out = utf8.AppendRune(out, r)
-			i += size
+			i += j
 			continue
 		}
 		switch body[i+1] {
