@@ -52,6 +52,8 @@ check:
 	  echo "FAIL: the wasm module imports go-sdk/mcp (it would double the download):"; \
 	  GOOS=js GOARCH=wasm $(GO) list -deps ./wasm | grep go-sdk; exit 1; fi
 	@echo "wasm dependency rule: ok (no go-sdk/mcp in ./wasm)"
+	@if GOOS=js GOARCH=wasm $(GO) list -deps ./wasm | grep -qx 'github.com/yuin/goldmark/extension'; then \
+	  echo "FAIL: the wasm module imports goldmark/extension (its init compiles six regexps; use attach/internal/gfm)"; exit 1; fi
 	@if git grep -l '"syscall/js"' -- '*.go' | grep -v '^wasm/' | grep -v '_js\.go$$'; then \
 	  echo "FAIL: syscall/js imported outside wasm/"; exit 1; fi
 
