@@ -41,7 +41,7 @@ func isTableDelim(bs []byte) bool {
 	return !allSep
 }
 
-// isDelimCell reports how a delimiter row cell aligns its column. It is
+// delimAlignment reports how a delimiter row cell aligns its column. It is
 // goldmark's four expressions, tried in its order:
 //
 //	tableDelimLeft:   ^\s*\:\-+\s*$
