@@ -1,22 +1,23 @@
 // Package gfm is goldmark's GitHub Flavored Markdown extensions (tables,
-// strikethrough, task lists and autolinks, what extension.GFM enables)
-// without package regexp.
+// strikethrough, task lists and autolinks: what extension.GFM enables)
+// without its regular expressions.
 //
 // goldmark's extension package compiles six regular expressions in its
 // package initializer: 265 KB allocated in 2,094 allocations at every start
-// of the wasm module, and the code behind them. (goldmark's parser, text
-// and util packages use package regexp too, so the module still links it;
-// this package removes only the extension's share.) This package is a port
-// of that code
-// from github.com/yuin/goldmark v1.8.7 (extension/gfm.go, linkify.go,
-// table.go, strikethrough.go, tasklist.go; MIT licence, copyright 2019
-// Yusuke Inuzuka, see LICENSE in this directory), with each regular
+// of the wasm module, plus the code behind them. This package is a port of
+// that code from github.com/yuin/goldmark v1.8.7 (extension/gfm.go,
+// linkify.go, table.go, strikethrough.go, tasklist.go; MIT licence,
+// copyright 2019 Yusuke Inuzuka, see LICENSE in this directory), with each
 // expression replaced by a hand-written matcher of exactly the same
 // language and match end (leftmost-first, as Go's regexp reports it). The
 // AST nodes stay goldmark's own (extension/ast, which has no regexp), so
-// the trees are identical. Only the defaults that extension.GFM uses are
-// kept: no options to swap the URL expressions, no allowed-protocol list,
-// cell alignment by the html renderer's XHTML setting.
+// the trees are identical. Only the defaults extension.GFM uses are kept:
+// no options to swap the URL expressions, no allowed-protocol list, cell
+// alignment chosen by the html renderer's XHTML setting.
+//
+// goldmark's parser, text and util packages use package regexp too, so the
+// wasm module still links it; this package removes only the extension's
+// share.
 //
 // The tests prove the equivalence natively: each matcher against its
 // original expression over a table and under fuzzing, and whole renderings
