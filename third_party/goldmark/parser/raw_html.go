@@ -2,7 +2,7 @@ package parser
 
 import (
 	"bytes"
-	"regexp"
+	"io"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -27,10 +27,10 @@ func (s *rawHTMLParser) Trigger() []byte {
 func (s *rawHTMLParser) Parse(parent ast.Node, block text.Reader, pc Context) ast.Node {
 	line, _ := block.PeekLine()
 	if len(line) > 1 && util.IsAlphaNumeric(line[1]) {
-		return s.parseMultiLineRegexp(openTagRegexp, block, pc)
+		return s.parseMultiLine(matchOpenTag, block, pc)
 	}
 	if len(line) > 2 && line[1] == '/' && util.IsAlphaNumeric(line[2]) {
-		return s.parseMultiLineRegexp(closeTagRegexp, block, pc)
+		return s.parseMultiLine(matchCloseTag, block, pc)
 	}
 	if bytes.HasPrefix(line, openComment) {
 		return s.parseComment(block, pc)
@@ -52,11 +52,8 @@ var closeDeclCacheKey = NewContextKey()
 var closeCDATACacheKey = NewContextKey()
 var closeCommentCacheKey = NewContextKey()
 
-var tagnamePattern = `([A-Za-z][A-Za-z0-9-]*)`
-var spaceOrOneNewline = `(?:[ \t]|(?:\r\n|\n){0,1})`
-var attributePattern = `(?:[\r\n \t]+[a-zA-Z_:][a-zA-Z0-9:._-]*(?:[\r\n \t]*=[\r\n \t]*(?:[^\"'=<>` + "`" + `\x00-\x20]+|'[^']*'|"[^"]*"))?)` //nolint:lll
-var openTagRegexp = regexp.MustCompile("^<" + tagnamePattern + attributePattern + `*` + spaceOrOneNewline + `*/?>`)
-var closeTagRegexp = regexp.MustCompile("^</" + tagnamePattern + spaceOrOneNewline + `*>`)
+// openTagRegexp and closeTagRegexp are matchOpenTag and matchCloseTag
+// (htmlmatch.go).
 
 var openProcessingInstruction = []byte("<?")
 var closeProcessingInstruction = []byte("?>")
@@ -141,9 +138,9 @@ func (s *rawHTMLParser) parseUntil(block text.Reader, closer []byte, ck ContextK
 	return nil
 }
 
-func (s *rawHTMLParser) parseMultiLineRegexp(reg *regexp.Regexp, block text.Reader, _ Context) ast.Node {
+func (s *rawHTMLParser) parseMultiLine(m func(io.RuneReader) int, block text.Reader, _ Context) ast.Node {
 	sline, ssegment := block.Position()
-	if block.Match(reg) {
+	if block.Match(m) {
 		node := ast.NewRawHTML()
 		eline, esegment := block.Position()
 		block.SetPosition(sline, ssegment)

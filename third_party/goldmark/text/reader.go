@@ -3,7 +3,6 @@ package text
 import (
 	"bytes"
 	"io"
-	"regexp"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/util"
@@ -71,11 +70,12 @@ type Reader interface {
 	// If it reaches EOF, returns false.
 	SkipBlankLines() (Segment, int, bool)
 
-	// Match performs regular expression matching to current line.
-	Match(reg *regexp.Regexp) bool
-
-	// Match performs regular expression searching to current line.
-	FindSubMatch(reg *regexp.Regexp) [][]byte
+	// Match runs m on the runes from the current position (read as
+	// ReadRune reads them, across lines) and, when m reports a match
+	// (its length in bytes, not -1), advances past it. It replaces
+	// goldmark's Match(*regexp.Regexp), so that the module does not link
+	// package regexp.
+	Match(m func(io.RuneReader) int) bool
 
 	// FindClosure finds corresponding closure.
 	FindClosure(opener, closer byte, options FindClosureOptions) (*Segments, bool)
@@ -292,12 +292,8 @@ func (r *reader) SkipBlankLines() (Segment, int, bool) {
 	return skipBlankLinesReader(r)
 }
 
-func (r *reader) Match(reg *regexp.Regexp) bool {
-	return matchReader(r, reg)
-}
-
-func (r *reader) FindSubMatch(reg *regexp.Regexp) [][]byte {
-	return findSubMatchReader(r, reg)
+func (r *reader) Match(m func(io.RuneReader) int) bool {
+	return matchReader(r, m)
 }
 
 // A BlockReader interface is a reader that is optimized for Blocks.
@@ -525,12 +521,8 @@ func (r *blockReader) SkipBlankLines() (Segment, int, bool) {
 	return skipBlankLinesReader(r)
 }
 
-func (r *blockReader) Match(reg *regexp.Regexp) bool {
-	return matchReader(r, reg)
-}
-
-func (r *blockReader) FindSubMatch(reg *regexp.Regexp) [][]byte {
-	return findSubMatchReader(r, reg)
+func (r *blockReader) Match(m func(io.RuneReader) int) bool {
+	return matchReader(r, m)
 }
 
 func skipBlankLinesReader(r Reader) (Segment, int, bool) {
@@ -567,44 +559,15 @@ func skipSpacesReader(r Reader) (Segment, int, bool) {
 	}
 }
 
-func matchReader(r Reader, reg *regexp.Regexp) bool {
+func matchReader(r Reader, m func(io.RuneReader) int) bool {
 	oldline, oldseg := r.Position()
-	match := reg.FindReaderSubmatchIndex(r)
+	end := m(r)
 	r.SetPosition(oldline, oldseg)
-	if match == nil {
+	if end < 0 {
 		return false
 	}
-	r.Advance(match[1] - match[0])
+	r.Advance(end)
 	return true
-}
-
-func findSubMatchReader(r Reader, reg *regexp.Regexp) [][]byte {
-	oldLine, oldSeg := r.Position()
-	match := reg.FindReaderSubmatchIndex(r)
-	r.SetPosition(oldLine, oldSeg)
-	if match == nil {
-		return nil
-	}
-	var bb bytes.Buffer
-	bb.Grow(match[1] - match[0])
-	for i := 0; i < match[1]; {
-		r, size, _ := readRuneReader(r)
-		i += size
-		bb.WriteRune(r)
-	}
-	bs := bb.Bytes()
-	var result [][]byte
-	for i := 0; i < len(match); i += 2 {
-		if match[i] < 0 {
-			result = append(result, []byte{})
-			continue
-		}
-		result = append(result, bs[match[i]:match[i+1]])
-	}
-
-	r.SetPosition(oldLine, oldSeg)
-	r.Advance(match[1] - match[0])
-	return result
 }
 
 func readRuneReader(r Reader) (rune, int, error) {

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"io"
 	"net/url"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -758,11 +757,50 @@ func FindURLIndex(b []byte) int {
 	return i
 }
 
-var emailDomainRegexp = regexp.MustCompile(`^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*`) //nolint:lll
+// isAlnum reports whether c is in [a-zA-Z0-9].
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// emailLabelEnd matches `[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?` at
+// b[i:], returning its end or -1. The optional group, greedy, takes the
+// longest run it can: up to the last [a-zA-Z0-9] within the 62 bytes of
+// [a-zA-Z0-9-] after the first byte.
+func emailLabelEnd(b []byte, i int) int {
+	if i >= len(b) || !isAlnum(b[i]) {
+		return -1
+	}
+	end := i + 1
+	for j := i + 1; j < len(b) && j <= i+62 && (isAlnum(b[j]) || b[j] == '-'); j++ {
+		if isAlnum(b[j]) {
+			end = j + 1
+		}
+	}
+	return end
+}
+
+// emailDomainEnd is where goldmark's emailDomainRegexp,
+// `^L(?:\.L)*` with L the label above, ends its match on b (-1 when it does
+// not match). Go's regexp reports the leftmost-first match; as nothing
+// after a label can fail (the star may stop), each label is its longest
+// and the star takes every `.L` that follows.
+func emailDomainEnd(b []byte) int {
+	end := emailLabelEnd(b, 0)
+	if end < 0 {
+		return -1
+	}
+	for end < len(b) && b[end] == '.' {
+		next := emailLabelEnd(b, end+1)
+		if next < 0 {
+			break
+		}
+		end = next
+	}
+	return end
+}
 
 // FindEmailIndex returns a stop index value if the given bytes seem an email address.
 func FindEmailIndex(b []byte) int {
-	// TODO: eliminate regexps
 	i := 0
 	lim := min(len(b), 64)
 	for ; i < lim; i++ {
@@ -782,11 +820,11 @@ func FindEmailIndex(b []byte) int {
 		return -1
 	}
 	// domain names are at most 255 bytes long
-	match := emailDomainRegexp.FindSubmatchIndex(b[i:min(len(b), i+256)])
-	if match == nil || match[1] > 255 {
+	end := emailDomainEnd(b[i:min(len(b), i+256)])
+	if end < 0 || end > 255 {
 		return -1
 	}
-	return i + match[1]
+	return i + end
 }
 
 var spaces = []byte(" \t\n\x0b\x0c\x0d")
