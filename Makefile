@@ -42,7 +42,7 @@ test-deps:
 	bash scripts/test-deps.sh
 
 check:
-	@out=$$(gofmt -l $$(git ls-files '*.go' ; git ls-files -o --exclude-standard '*.go')); \
+	@out=$$(gofmt -l $$(git ls-files '*.go' ':!third_party' ; git ls-files -o --exclude-standard '*.go' ':!third_party')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
@@ -52,6 +52,10 @@ check:
 	  echo "FAIL: the wasm module imports go-sdk/mcp (it would double the download):"; \
 	  GOOS=js GOARCH=wasm $(GO) list -deps ./wasm | grep go-sdk; exit 1; fi
 	@echo "wasm dependency rule: ok (no go-sdk/mcp in ./wasm)"
+	@if GOOS=js GOARCH=wasm $(GO) list -deps ./wasm | grep -qx 'regexp'; then \
+	  echo "FAIL: the wasm module links package regexp (~80 KB brotli; goldmark/extension? use attach/internal/gfm):"; \
+	  GOOS=js GOARCH=wasm $(GO) list -deps -f '{{.ImportPath}}: {{join .Imports " "}}' ./wasm | grep -w regexp | grep -v '^regexp'; exit 1; fi
+	@echo "wasm dependency rule: ok (no regexp in ./wasm)"
 	@if git grep -l '"syscall/js"' -- '*.go' | grep -v '^wasm/' | grep -v '_js\.go$$'; then \
 	  echo "FAIL: syscall/js imported outside wasm/"; exit 1; fi
 

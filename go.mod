@@ -29,3 +29,8 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+// goldmark v1.8.7 with its regular expressions replaced by hand-written
+// matchers, so that the wasm module does not link package regexp
+// (third_party/goldmark/README.mcphost.md).
+replace github.com/yuin/goldmark => ./third_party/goldmark

@@ -10,11 +10,12 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/mcphost/mcphost/attach/internal/gfm"
 )
 
 // linkRel is set on every rendered link: the page must not be reachable
@@ -185,9 +186,9 @@ func renderFuncsFor(remoteImages bool) funcTable {
 	funcsOnce[k].Do(func() {
 		for _, nr := range []renderer.NodeRenderer{
 			html.NewRenderer(),
-			extension.NewTableHTMLRenderer(),
-			extension.NewStrikethroughHTMLRenderer(),
-			extension.NewTaskCheckBoxHTMLRenderer(),
+			gfm.NewTableHTMLRenderer(),
+			gfm.NewStrikethroughHTMLRenderer(),
+			gfm.NewTaskCheckBoxHTMLRenderer(),
 			&linkRenderer{remoteImages: remoteImages},
 		} {
 			nr.RegisterFuncs(&funcsByMode[k])
@@ -215,7 +216,7 @@ func markdownFor(remoteImages bool) goldmark.Markdown {
 	}
 	mdOnce[k].Do(func() {
 		mdByMode[k] = goldmark.New(
-			goldmark.WithExtensions(extension.GFM),
+			goldmark.WithExtensions(gfm.GFM),
 			goldmark.WithRendererOptions(renderer.WithNodeRenderers(
 				// Priority below the HTML renderer's 1000 wins the kinds.
 				util.Prioritized(&linkRenderer{remoteImages: remoteImages}, 100),
