@@ -62,6 +62,7 @@ check:
 MODEL_REPORT := $(or $(TMPDIR),/tmp)/mcphost-model-report.txt
 unit:
 	MCPHOST_MODEL_REPORT=$(MODEL_REPORT) $(GO) test -race -count=1 -timeout 15m ./...
+	cd third_party/goldmark && $(GO) test -count=1 ./...  # the patched goldmark's suite (CommonMark spec) and its matchers
 	@cat $(MODEL_REPORT) 2>/dev/null; rm -f $(MODEL_REPORT)
 
 ## e2e: browser and interop tests (node --test, headless Debian chromium via playwright-core)

@@ -2,9 +2,9 @@ package bridge
 
 import (
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"os"
-	"encoding/base64"
 	"testing"
 )
 
