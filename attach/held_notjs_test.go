@@ -13,7 +13,7 @@ import (
 )
 
 // heldCheck is checkHeldImage over data held as the browser would hold it.
-func heldCheck(typ string, data []byte) error { return checkHeldImage(typ, blob.Hold(data)) }
+func heldCheck(typ string, data []byte) error { return checkHeldImage(typ, blob.Hold(data), nil) }
 
 // TestHeldImageCheck: over bytes held in the browser the check copies
 // growing prefixes and decides as over every byte, for every case and
@@ -25,7 +25,7 @@ func TestHeldImageCheck(t *testing.T) {
 		for _, tc := range imageCases(t) {
 			for _, typ := range imageTypes {
 				want := checkImage(typ, tc.data)
-				got := checkHeldImage(typ, blob.Hold(tc.data))
+				got := checkHeldImage(typ, blob.Hold(tc.data), tc.data[:min(len(tc.data), int(start))])
 				if (got == nil) != (want == nil) || (got != nil && got.Error() != want.Error()) {
 					t.Errorf("%s as %s from a %d-byte prefix: held %v, whole %v", tc.name, typ, start, got, want)
 				}

@@ -56,17 +56,25 @@ var errJPEGTruncated = errors.New("JPEG is truncated inside a segment before its
 // check that passes on a prefix passes on the whole (each reads forward and
 // only ever fails for want of bytes at the end), so only a failure is
 // retried. PNG reads its chunk headers only and knows the size.
-func checkHeldImage(ess string, r *blob.Ref) error {
+//
+// head is a prefix already copied (the sniffed bytes): the first round
+// uses it when it is at least heldCheckBytes long, so a PNG costs no copy
+// beyond sniffing.
+func checkHeldImage(ess string, r *blob.Ref, head []byte) error {
 	check := imageCheck(ess)
 	if check == nil {
 		return errors.New("mcphost has no header check for " + ess)
 	}
 	size := r.Size()
 	for n := heldCheckBytes; ; n *= 4 {
-		b, err := r.Prefix(n)
-		if err != nil {
-			return err
+		b := head
+		var err error
+		if int64(len(b)) < min(n, size) {
+			if b, err = r.Prefix(n); err != nil {
+				return err
+			}
 		}
+		n = max(n, int64(len(b)))
 		if ess == "image/png" {
 			_, _, err = checkPNGSized(b, uint64(size))
 		} else {
@@ -78,11 +86,12 @@ func checkHeldImage(ess string, r *blob.Ref) error {
 	}
 }
 
-// heldCheckBytes is the first prefix checkHeldImage copies: a PNG's header
-// and first chunks, or a JPEG's segments up to its frame header unless
-// EXIF or ICC data comes first.
+// heldCheckBytes is the first prefix checkHeldImage reads: the sniffed
+// bytes, which hold a PNG's header and the chunk headers before its first
+// IDAT, and a JPEG's segments up to its frame header unless EXIF or ICC
+// data comes first (then 16 KB, 64 KB, ... are copied).
 // (A variable: the tests start smaller, to walk the prefixes.)
-var heldCheckBytes int64 = 64 << 10
+var heldCheckBytes int64 = sniffBytes
 
 func checkImage(ess string, data []byte) error {
 	check := imageCheck(ess)

@@ -239,7 +239,7 @@ func (o *options) binaryAttachment(i int, c Contents, data []byte, held *blob.Re
 	case o.accept[sniffed]:
 		var err error
 		if held != nil {
-			err = checkHeldImage(sniffed, held)
+			err = checkHeldImage(sniffed, held, data)
 		} else {
 			err = checkImage(sniffed, data)
 		}
