@@ -205,20 +205,20 @@ type Index struct {
 	// Query), valid for the generation it was taken in.
 	gen  uint64
 	last atomic.Pointer[narrowing]
-	// scratch is a query's buffer for recording its narrowing, reused:
-	// what a keystroke allocates decides p99 in wasm, where a collection
-	// marks the whole index.
-	scratch atomic.Pointer[[]int32]
+	// scratch holds a query's buffers for recording its narrowings
+	// (full and strong), reused: what a keystroke allocates decides p99 in
+	// wasm, where a collection marks the whole index.
+	scratch [2]atomic.Pointer[[]int32]
 }
 
-func (x *Index) takeScratch() []int32 {
-	if p := x.scratch.Swap(nil); p != nil {
+func (x *Index) takeScratch(k int) []int32 {
+	if p := x.scratch[k].Swap(nil); p != nil {
 		return (*p)[:0]
 	}
 	return make([]int32, 0, 1024)
 }
 
-func (x *Index) putScratch(b []int32) { x.scratch.Store(&b) }
+func (x *Index) putScratch(k int, b []int32) { x.scratch[k].Store(&b) }
 
 // narrowRate: a query whose result fills while more than one in
 // narrowRate of the entries it scanned matched records no narrowing.
@@ -233,15 +233,30 @@ const (
 	narrowShare = 8
 )
 
+// A query stops recording its full narrowing after max(narrowMin,
+// entries / mayShare) mayMatch calls; its strong narrowing still counts.
+const mayShare = 32
+
+// A strong narrowing holds at most max(narrowMin, entries / strongShare)
+// entries: it costs no field access to record, so it may be longer.
+const strongShare = 4
+
 // narrowing is what one query leaves for the next while a word is typed:
 // every entry that may match str in some field (a superset of its matches,
 // and of the matches of every query extending str). A query whose folded
 // text extends str only looks at those entries.
+//
+// A strong narrowing holds only the entries that may match str better
+// than scattered (signature.strongMay), a superset of the strong matches
+// of every query extending str. That is the whole answer of a query with
+// at least strongMatches strong matches (its scattered ones are dropped),
+// or with a result full of strong ones; any other query ranks everything.
 type narrowing struct {
 	str      string
 	audience string
 	gen      uint64
 	entries  []int32
+	strong   bool
 }
 
 // NewIndex returns an empty index.
@@ -780,35 +795,87 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 
-	heap := make([]candidate, 0, min(limit, len(x.entries))+1)
 	empty := len(qq.runes) == 0
-	strong := 0
 	// While a word is typed, each query extends the previous one: only the
 	// entries that may have matched it can match this one.
-	var from []int32
+	var from *narrowing
 	if n := x.last.Load(); n != nil && !empty && n.gen == x.gen && n.audience == opts.Audience && strings.HasPrefix(qq.str, n.str) {
-		from = n.entries
+		from = n
+	}
+	heap, strong, ok := x.scan(&qq, opts.Audience, limit, from, buf)
+	if !ok {
+		// The strong narrowing holds too few strong matches to leave the
+		// scattered ones out: rank them all.
+		heap, strong, _ = x.scan(&qq, opts.Audience, limit, nil, buf)
+	}
+	// Pop worst-first into place; scattered matches (the worst) go when
+	// there are enough strong ones.
+	drop := strong >= strongMatches
+	out := make([]Match, len(heap))
+	k := len(heap)
+	for len(heap) > 0 {
+		c := heap[0]
+		heap[0] = heap[len(heap)-1]
+		heap = heap[:len(heap)-1]
+		x.siftDown(heap, 0, empty)
+		if drop && c.score < rank(tierInside, fURI) {
+			continue
+		}
+		k--
+		out[k] = x.matchOf(c, &qq, buf)
+	}
+	return out[k:]
+}
+
+// scan ranks the entries that may match q (all, or those of the
+// narrowing from) into a heap of the best limit, counts the strong
+// matches (better than scattered) it found, and records this query's
+// narrowing for the next. ok is false when from is a strong narrowing and
+// the result would keep a scattered match: those are not in it.
+func (x *Index) scan(qq *query, audience string, limit int, from *narrowing, buf []int) (heap []candidate, strong int, ok bool) {
+	heap = make([]candidate, 0, min(limit, len(x.entries))+1)
+	empty := len(qq.runes) == 0
+	var entries []int32
+	strongOnly := false
+	if from != nil {
+		entries, strongOnly = from.entries, from.strong
 	}
 	// next records this query's narrowing: the entries that match it (a
 	// by-product of ranking them while the result is not full), and those
 	// that may (mayMatch) among the ones it ranked only above a threshold.
 	// A query whose first matches come thick stops recording when its
 	// result fills: it narrows little, and recording would cost a mayMatch
-	// per entry where ranking now costs a look at the signature.
-	var next []int32
+	// per entry where ranking now costs a look at the signature. So does a
+	// query that has asked mayMatch maxMayCalls times (a scattered match,
+	// first letter at a word start, is possible almost everywhere in URIs
+	// that share a scheme and path). snext records its strong narrowing
+	// alongside, from the signatures alone (strongMay): what a picker
+	// typing multi-word queries narrows on.
+	var next, snext []int32
 	if !empty {
-		next = x.takeScratch()
-		defer func() { x.putScratch(next) }()
+		next, snext = x.takeScratch(0), x.takeScratch(1)
+		defer func() { x.putScratch(0, next); x.putScratch(1, snext) }()
 	}
-	complete, record := !empty, !empty
-	scanned, matched := 0, 0
+	complete, record := !empty && !strongOnly, !empty && !strongOnly
+	sComplete := !empty && len(qq.runes) >= 2
+	sRecord := sComplete
+	scanned, matched, mayCalls := 0, 0, 0
 	maxNarrowing := max(narrowMin, len(x.masks)/narrowShare)
+	maxMayCalls := max(narrowMin, len(x.masks)/mayShare)
+	maxStrong := max(narrowMin, len(x.masks)/strongShare)
+	mayMatch := func(i int) bool {
+		if mayCalls++; mayCalls > maxMayCalls {
+			record, complete = false, false
+			return false
+		}
+		return x.mayMatch(i, qq)
+	}
 	for k, i := 0, 0; ; i++ {
-		if from != nil {
-			if k == len(from) {
+		if entries != nil {
+			if k == len(entries) {
 				break
 			}
-			i = int(from[k])
+			i = int(entries[k])
 			k++
 			if qq.mask&^x.masks[i] != 0 {
 				continue
@@ -816,8 +883,8 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 		} else if i = nextCandidate(x.masks, qq.mask, i); i == len(x.masks) {
 			break
 		}
-		if opts.Audience != "" {
-			if aud := x.entries[i].audience; len(aud) > 0 && !containsString(aud, opts.Audience) {
+		if audience != "" {
+			if aud := x.entries[i].audience; len(aud) > 0 && !containsString(aud, audience) {
 				continue
 			}
 		}
@@ -825,33 +892,40 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 		if !empty {
 			scanned++
 			sg := &x.sigs[i]
+			if sRecord && sg.strongMay(qq) {
+				if len(snext) == maxStrong {
+					sRecord, sComplete = false, false
+				} else {
+					snext = append(snext, int32(i))
+				}
+			}
 			need := 1
 			if len(heap) == limit {
 				// The rank this descriptor needs to displace the worst kept
 				// one: a tie displaces it only on priority or listing order.
 				need = heap[0].score
-				if sg.reaches(&qq, need) {
+				if sg.reaches(qq, need) {
 					w, rk := &x.ranks[heap[0].idx], &x.ranks[i]
 					if rk.priority < w.priority || rk.priority == w.priority && rk.seq > w.seq {
 						need++
 					}
 				}
 			}
-			if !sg.reaches(&qq, need) {
+			if !sg.reaches(qq, need) {
 				// Its fields cannot reach the result.
-				if record && sg.reaches(&qq, 1) && x.mayMatch(i, &qq) {
+				if record && sg.reaches(qq, 1) && mayMatch(i) {
 					next = append(next, int32(i))
 				}
 				continue
 			}
-			s, _, ok := x.best(i, &qq, buf, need)
-			if record && (ok || need > 1 && x.mayMatch(i, &qq)) {
+			s, _, found := x.best(i, qq, buf, need)
+			if record && (found || need > 1 && mayMatch(i)) {
 				next = append(next, int32(i)) // ranked below need: it may still match
-				if len(next) > maxNarrowing {
-					record, complete = false, false
-				}
 			}
-			if !ok {
+			if len(next) > maxNarrowing {
+				record, complete = false, false
+			}
+			if !found {
 				continue
 			}
 			matched++
@@ -873,30 +947,24 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 			continue
 		}
 		if len(heap) == limit && !empty && heap[0].score == maxRank && x.ordered && x.maxPriority <= x.ranks[heap[0].idx].priority {
-			complete = false // the narrowing would miss what was not scanned
-			break            // every later descriptor comes later and has no higher priority
+			// The narrowings would miss what was not scanned.
+			complete, sComplete = false, false
+			break // every later descriptor comes later and has no higher priority
 		}
 	}
-	if complete {
-		x.last.Store(&narrowing{str: qq.str, audience: opts.Audience, gen: x.gen, entries: slices.Clone(next)})
-	}
-	// Pop worst-first into place; scattered matches (the worst) go when
-	// there are enough strong ones.
 	drop := strong >= strongMatches
-	out := make([]Match, len(heap))
-	k := len(heap)
-	for len(heap) > 0 {
-		c := heap[0]
-		heap[0] = heap[len(heap)-1]
-		heap = heap[:len(heap)-1]
-		x.siftDown(heap, 0, empty)
-		if drop && c.score < rank(tierInside, fURI) {
-			continue
-		}
-		k--
-		out[k] = x.matchOf(c, &qq, buf)
+	if strongOnly && !drop && (len(heap) < limit || heap[0].score < rank(tierInside, fURI)) {
+		return nil, 0, false
 	}
-	return out[k:]
+	switch {
+	case complete:
+		x.last.Store(&narrowing{str: qq.str, audience: audience, gen: x.gen, entries: slices.Clone(next)})
+	case sComplete && drop:
+		// A query with fewer strong matches would leave the next one
+		// scanning its narrowing for nothing.
+		x.last.Store(&narrowing{str: qq.str, audience: audience, gen: x.gen, entries: slices.Clone(snext), strong: true})
+	}
+	return heap, strong, true
 }
 
 // nextCandidate returns the first index from i on whose mask has all of
@@ -1354,4 +1422,19 @@ func (s *signature) reaches(q *query, need int) bool {
 		return need <= rank(tierScattered, fURI)
 	}
 	return false
+}
+
+// strongMay reports whether some field of an entry with signature s may
+// match q better than scattered: in one piece (every adjacent pair of q in
+// the field's pairs) or as word-start pieces of a fuzzy field
+// (query.initials). Only q's own runes and pairs are tested, so it holds
+// for q wherever it holds for a query extending q: a query that extends
+// another matches strongly only entries strongMay allowed for that one
+// (the strong narrowing of Query rests on it). q has two runes or more.
+func (s *signature) strongMay(q *query) bool {
+	sq := &q.sig
+	if s.ntPairs.holds(&sq.pairs) || s.uriPairs.holds(&sq.pairs) || s.descPairs.holds(&sq.descPairs) {
+		return true
+	}
+	return q.initials(&s.ntPairs, s.starts[0], s.ntMask) || q.initials(&s.uriPairs, s.starts[1], s.uriMask)
 }
