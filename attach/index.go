@@ -250,7 +250,8 @@ const strongShare = 4
 // than scattered (signature.strongMay), a superset of the strong matches
 // of every query extending str. That is the whole answer of a query with
 // at least strongMatches strong matches (its scattered ones are dropped),
-// or with a result full of strong ones; any other query ranks everything.
+// or with a result full of strong ones; any other query also ranks the
+// entries left out, for scattered matches only (scanRest).
 type narrowing struct {
 	str      string
 	audience string
@@ -802,12 +803,7 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 	if n := x.last.Load(); n != nil && !empty && n.gen == x.gen && n.audience == opts.Audience && strings.HasPrefix(qq.str, n.str) {
 		from = n
 	}
-	heap, strong, ok := x.scan(&qq, opts.Audience, limit, from, buf)
-	if !ok {
-		// The strong narrowing holds too few strong matches to leave the
-		// scattered ones out: rank them all.
-		heap, strong, _ = x.scan(&qq, opts.Audience, limit, nil, buf)
-	}
+	heap, strong := x.scan(&qq, opts.Audience, limit, from, buf)
 	// Pop worst-first into place; scattered matches (the worst) go when
 	// there are enough strong ones.
 	drop := strong >= strongMatches
@@ -830,9 +826,8 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 // scan ranks the entries that may match q (all, or those of the
 // narrowing from) into a heap of the best limit, counts the strong
 // matches (better than scattered) it found, and records this query's
-// narrowing for the next. ok is false when from is a strong narrowing and
-// the result would keep a scattered match: those are not in it.
-func (x *Index) scan(qq *query, audience string, limit int, from *narrowing, buf []int) (heap []candidate, strong int, ok bool) {
+// narrowing for the next.
+func (x *Index) scan(qq *query, audience string, limit int, from *narrowing, buf []int) (heap []candidate, strong int) {
 	heap = make([]candidate, 0, min(limit, len(x.entries))+1)
 	empty := len(qq.runes) == 0
 	var entries []int32
@@ -954,7 +949,9 @@ func (x *Index) scan(qq *query, audience string, limit int, from *narrowing, buf
 	}
 	drop := strong >= strongMatches
 	if strongOnly && !drop && (len(heap) < limit || heap[0].score < rank(tierInside, fURI)) {
-		return nil, 0, false
+		// The answer keeps scattered matches, which the strong narrowing
+		// does not hold: rank the entries it left out too.
+		heap = x.scanRest(qq, audience, limit, entries, heap, buf)
 	}
 	switch {
 	case complete:
@@ -964,7 +961,55 @@ func (x *Index) scan(qq *query, audience string, limit int, from *narrowing, buf
 		// scanning its narrowing for nothing.
 		x.last.Store(&narrowing{str: qq.str, audience: audience, gen: x.gen, entries: slices.Clone(snext), strong: true})
 	}
-	return heap, strong, true
+	return heap, strong
+}
+
+// scanRest ranks into heap the entries that the strong narrowing in (in
+// index order) left out. They match q only scattered (rank(tierScattered,
+// fName) at best), so one that must rank higher to enter is passed over
+// without a look at its signature.
+func (x *Index) scanRest(qq *query, audience string, limit int, in []int32, heap []candidate, buf []int) []candidate {
+	k := 0
+	for i := 0; ; i++ {
+		if i = nextCandidate(x.masks, qq.mask, i); i == len(x.masks) {
+			break
+		}
+		for k < len(in) && int(in[k]) < i {
+			k++
+		}
+		if k < len(in) && int(in[k]) == i {
+			continue // ranked already
+		}
+		if audience != "" {
+			if aud := x.entries[i].audience; len(aud) > 0 && !containsString(aud, audience) {
+				continue
+			}
+		}
+		need := 1
+		if len(heap) == limit {
+			need = heap[0].score
+			w, rk := &x.ranks[heap[0].idx], &x.ranks[i]
+			if rk.priority < w.priority || rk.priority == w.priority && rk.seq > w.seq {
+				need++
+			}
+		}
+		if need > rank(tierScattered, fName) || !x.sigs[i].reaches(qq, need) {
+			continue
+		}
+		s, _, found := x.best(i, qq, buf, need)
+		if !found {
+			continue
+		}
+		c := candidate{idx: i, score: s}
+		if len(heap) < limit {
+			heap = append(heap, c)
+			x.siftUp(heap, len(heap)-1, false)
+		} else if x.better(c, heap[0], false) {
+			heap[0] = c
+			x.siftDown(heap, 0, false)
+		}
+	}
+	return heap
 }
 
 // nextCandidate returns the first index from i on whose mask has all of
@@ -1307,18 +1352,30 @@ type sigQuery struct {
 type step struct {
 	pair  uint8  // the pair's bit in a pairs256
 	start uint64 // charMask of the rune the pair enters, 0 inside a rune
+	// next is the charMask of the rune after that one (0: none), word2
+	// the word-start key of the two.
+	next  uint64
+	word2 uint32
 }
 
 // initials reports whether a fuzzy field with these pairs, word-start
-// runes and charMask may hold q as word-start pieces (tierInitials): the
-// first rune starts a word and every next rune continues a piece (its
-// pair is in the field) or starts a word.
-func (q *query) initials(pairs *pairs256, starts, mask uint64) bool {
+// runes, word-start keys and charMask may hold q as word-start pieces
+// (tierInitials): the first rune starts a word and every next rune
+// continues a piece (its pair is in the field) or starts a word; a rune
+// that starts a piece is followed by one that starts a word too (a piece
+// of one rune) or by one that continues it there (their word-start key).
+func (q *query) initials(pairs *pairs256, starts uint64, words []uint64, mask uint64) bool {
 	if starts&q.first == 0 || q.mask&^mask != 0 {
 		return false
 	}
+	if starts&q.sig.second == 0 && !hasBit(words, q.sig.word2) {
+		return false
+	}
 	for _, st := range q.sig.steps[:q.sig.nsteps] {
-		if !pairs.has(st.pair) && starts&st.start == 0 {
+		if pairs.has(st.pair) {
+			continue
+		}
+		if starts&st.start == 0 || st.next != 0 && starts&st.next == 0 && !hasBit(words, st.word2) {
 			return false
 		}
 	}
@@ -1338,8 +1395,11 @@ func newSigQuery(str string) sigQuery {
 	for i := 1; i < len(str) && sq.nsteps < len(sq.steps); i++ {
 		st := step{pair: pair256(str[i-1], str[i])}
 		if utf8.RuneStart(str[i]) {
-			c, _ := utf8.DecodeRuneInString(str[i:])
-			st.start = charMask(c)
+			r, n := runesAt(str, i)
+			st.start = charMask(r[0])
+			if n >= 2 {
+				st.next, st.word2 = charMask(r[1]), keyHash(keyWord, cut(r, 2))
+			}
 		}
 		sq.steps[sq.nsteps] = st
 		sq.nsteps++
@@ -1398,13 +1458,13 @@ func (s *signature) reaches(q *query, need int) bool {
 	if need > rank(tierInitials, fName) {
 		return false
 	}
-	if (s.starts[0]&sq.second != 0 || hasBit(s.ntWords[:], sq.word2)) && q.initials(&s.ntPairs, s.starts[0], s.ntMask) {
+	if q.initials(&s.ntPairs, s.starts[0], s.ntWords[:], s.ntMask) {
 		return true
 	}
 	if need > rank(tierInitials, fURI) {
 		return false
 	}
-	if (s.starts[1]&sq.second != 0 || hasBit(s.udWords[:], sq.word2)) && q.initials(&s.uriPairs, s.starts[1], s.uriMask) {
+	if q.initials(&s.uriPairs, s.starts[1], s.udWords[:], s.uriMask) {
 		return true
 	}
 	switch {
@@ -1436,5 +1496,5 @@ func (s *signature) strongMay(q *query) bool {
 	if s.ntPairs.holds(&sq.pairs) || s.uriPairs.holds(&sq.pairs) || s.descPairs.holds(&sq.descPairs) {
 		return true
 	}
-	return q.initials(&s.ntPairs, s.starts[0], s.ntMask) || q.initials(&s.uriPairs, s.starts[1], s.uriMask)
+	return q.initials(&s.ntPairs, s.starts[0], s.ntWords[:], s.ntMask) || q.initials(&s.uriPairs, s.starts[1], s.udWords[:], s.uriMask)
 }
