@@ -233,9 +233,12 @@ const (
 	narrowShare = 8
 )
 
-// A query stops recording its full narrowing after max(narrowMin,
-// entries / mayShare) mayMatch calls; its strong narrowing still counts.
-const mayShare = 32
+// A query stops recording its full narrowing after max(mayMin, entries /
+// mayShare) mayMatch calls; its strong narrowing still counts.
+const (
+	mayMin   = 256
+	mayShare = 32
+)
 
 // A strong narrowing holds at most max(narrowMin, entries / strongShare)
 // entries: it costs no field access to record, so it may be longer.
@@ -856,7 +859,7 @@ func (x *Index) scan(qq *query, audience string, limit int, from *narrowing, buf
 	sRecord := sComplete
 	scanned, matched, mayCalls := 0, 0, 0
 	maxNarrowing := max(narrowMin, len(x.masks)/narrowShare)
-	maxMayCalls := max(narrowMin, len(x.masks)/mayShare)
+	maxMayCalls := max(mayMin, len(x.masks)/mayShare)
 	maxStrong := max(narrowMin, len(x.masks)/strongShare)
 	mayMatch := func(i int) bool {
 		if mayCalls++; mayCalls > maxMayCalls {
@@ -888,7 +891,9 @@ func (x *Index) scan(qq *query, audience string, limit int, from *narrowing, buf
 			scanned++
 			sg := &x.sigs[i]
 			if sRecord && sg.strongMay(qq) {
-				if len(snext) == maxStrong {
+				// Full, or on course to hold twice as many as it may by
+				// the end of the index: stop.
+				if len(snext) == maxStrong || len(snext) >= 256 && len(snext)*len(x.masks) > 2*maxStrong*(i+1) {
 					sRecord, sComplete = false, false
 				} else {
 					snext = append(snext, int32(i))
