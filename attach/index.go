@@ -956,7 +956,7 @@ func (x *Index) scan(qq *query, audience string, limit int, from *narrowing, buf
 	if strongOnly && !drop && (len(heap) < limit || heap[0].score < rank(tierInside, fURI)) {
 		// The answer keeps scattered matches, which the strong narrowing
 		// does not hold: rank the entries it left out too.
-		heap, next, complete = x.scanRest(qq, audience, limit, entries, heap, buf, next[:0])
+		heap = x.scanRest(qq, audience, limit, entries, heap, buf)
 	}
 	switch {
 	case complete:
@@ -972,46 +972,24 @@ func (x *Index) scan(qq *query, audience string, limit int, from *narrowing, buf
 // scanRest ranks into heap the entries that the strong narrowing in (in
 // index order) left out. They match q only scattered (rank(tierScattered,
 // fName) at best), so one that must rank higher to enter is passed over
-// without a look at its signature. It records in next a full narrowing
-// (complete when it could): the entries of in that q's mask allows, and
-// those others that match or may (mayMatch, as scan) — free while the
-// result is not full, the usual case of a query this rare; like scan, it
-// stops when the result fills while matches come thick.
-func (x *Index) scanRest(qq *query, audience string, limit int, in []int32, heap []candidate, buf []int, next []int32) ([]candidate, []int32, bool) {
-	record, mayCalls, scanned, matched := true, 0, 0, 0
-	maxNarrowing := max(narrowMin, len(x.masks)/narrowShare)
-	maxMayCalls := max(mayMin, len(x.masks)/mayShare)
-	mayMatch := func(i int) bool {
-		if mayCalls++; mayCalls > maxMayCalls {
-			record = false
-			return false
-		}
-		return x.mayMatch(i, qq)
-	}
+// without a look at its signature.
+func (x *Index) scanRest(qq *query, audience string, limit int, in []int32, heap []candidate, buf []int) []candidate {
 	k := 0
 	for i := 0; ; i++ {
 		if i = nextCandidate(x.masks, qq.mask, i); i == len(x.masks) {
 			break
 		}
-		if record && len(next) > maxNarrowing {
-			record = false
-		}
 		for k < len(in) && int(in[k]) < i {
 			k++
 		}
 		if k < len(in) && int(in[k]) == i {
-			if record {
-				next = append(next, int32(i)) // ranked already
-			}
-			continue
+			continue // ranked already
 		}
 		if audience != "" {
 			if aud := x.entries[i].audience; len(aud) > 0 && !containsString(aud, audience) {
 				continue
 			}
 		}
-		scanned++
-		sg := &x.sigs[i]
 		need := 1
 		if len(heap) == limit {
 			need = heap[0].score
@@ -1020,33 +998,23 @@ func (x *Index) scanRest(qq *query, audience string, limit int, in []int32, heap
 				need++
 			}
 		}
-		if need > rank(tierScattered, fName) || !sg.reaches(qq, need) {
-			if record && sg.reaches(qq, 1) && mayMatch(i) {
-				next = append(next, int32(i))
-			}
+		if need > rank(tierScattered, fName) || !x.sigs[i].reaches(qq, need) {
 			continue
 		}
 		s, _, found := x.best(i, qq, buf, need)
-		if record && (found || need > 1 && mayMatch(i)) {
-			next = append(next, int32(i))
-		}
 		if !found {
 			continue
 		}
-		matched++
 		c := candidate{idx: i, score: s}
 		if len(heap) < limit {
 			heap = append(heap, c)
 			x.siftUp(heap, len(heap)-1, false)
-			if len(heap) == limit && matched*narrowRate > scanned {
-				record = false // matches come thick: as scan
-			}
 		} else if x.better(c, heap[0], false) {
 			heap[0] = c
 			x.siftDown(heap, 0, false)
 		}
 	}
-	return heap, next, record && len(next) <= maxNarrowing
+	return heap
 }
 
 // nextCandidate returns the first index from i on whose mask has all of
