@@ -256,8 +256,9 @@ func benchPeerIndex(n int) *Index {
 
 // BenchmarkMentionTyped is the browser bench's mention row natively: the
 // bench peer's descriptors, one untimed pass of the full queries, then two
-// passes of the typed prefixes (366 samples), limit 20; it reports p50, p99
-// and the slowest queries with -v.
+// passes of the typed prefixes (366 samples), limit 20; it reports p50, p99,
+// the p99 of each typed query's fastest sample (with -benchtime=5x, steadier
+// than p99 on a loaded machine) and the slowest queries with -v.
 func BenchmarkMentionTyped(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
@@ -268,18 +269,28 @@ func BenchmarkMentionTyped(b *testing.B) {
 				ns float64
 			}
 			var lat []sample
+			// fastest is each typed position's fastest sample over all
+			// passes: on a shared machine, its p99 moves less than p99-ns.
+			fastest := make([]float64, len(typed))
+			for i := range fastest {
+				fastest[i] = math.Inf(1)
+			}
 			for b.Loop() {
 				for _, q := range benchQueries {
 					x.Query(q, QueryOptions{Limit: 20})
 				}
 				for range 2 {
-					for _, q := range typed {
+					for i, q := range typed {
 						t := time.Now()
 						x.Query(q, QueryOptions{Limit: 20})
-						lat = append(lat, sample{q, float64(time.Since(t).Nanoseconds())})
+						ns := float64(time.Since(t).Nanoseconds())
+						lat = append(lat, sample{q, ns})
+						fastest[i] = min(fastest[i], ns)
 					}
 				}
 			}
+			slices.Sort(fastest)
+			b.ReportMetric(fastest[int(math.Ceil(0.99*float64(len(fastest))))-1], "p99-fastest-ns")
 			slices.SortFunc(lat, func(a, b sample) int { return int(a.ns - b.ns) })
 			b.ReportMetric(lat[len(lat)/2].ns, "p50-ns")
 			b.ReportMetric(lat[int(math.Ceil(0.99*float64(len(lat))))-1].ns, "p99-ns")

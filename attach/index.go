@@ -205,20 +205,20 @@ type Index struct {
 	// Query), valid for the generation it was taken in.
 	gen  uint64
 	last atomic.Pointer[narrowing]
-	// scratch is a query's buffer for recording its narrowing, reused:
-	// what a keystroke allocates decides p99 in wasm, where a collection
-	// marks the whole index.
-	scratch atomic.Pointer[[]int32]
+	// scratch holds a query's buffers for recording its narrowings
+	// (full and strong), reused: what a keystroke allocates decides p99 in
+	// wasm, where a collection marks the whole index.
+	scratch [2]atomic.Pointer[[]int32]
 }
 
-func (x *Index) takeScratch() []int32 {
-	if p := x.scratch.Swap(nil); p != nil {
+func (x *Index) takeScratch(k int) []int32 {
+	if p := x.scratch[k].Swap(nil); p != nil {
 		return (*p)[:0]
 	}
 	return make([]int32, 0, 1024)
 }
 
-func (x *Index) putScratch(b []int32) { x.scratch.Store(&b) }
+func (x *Index) putScratch(k int, b []int32) { x.scratch[k].Store(&b) }
 
 // narrowRate: a query whose result fills while more than one in
 // narrowRate of the entries it scanned matched records no narrowing.
@@ -233,15 +233,34 @@ const (
 	narrowShare = 8
 )
 
+// A query stops recording its full narrowing after max(mayMin, entries /
+// mayShare) mayMatch calls; its strong narrowing still counts.
+const (
+	mayMin   = 256
+	mayShare = 32
+)
+
+// A strong narrowing holds at most max(narrowMin, entries / strongShare)
+// entries: it costs no field access to record, so it may be longer.
+const strongShare = 4
+
 // narrowing is what one query leaves for the next while a word is typed:
 // every entry that may match str in some field (a superset of its matches,
 // and of the matches of every query extending str). A query whose folded
 // text extends str only looks at those entries.
+//
+// A strong narrowing holds only the entries that may match str better
+// than scattered (signature.strongMay), a superset of the strong matches
+// of every query extending str. That is the whole answer of a query with
+// at least strongMatches strong matches (its scattered ones are dropped),
+// or with a result full of strong ones; any other query also ranks the
+// entries left out, for scattered matches only (scanRest).
 type narrowing struct {
 	str      string
 	audience string
 	gen      uint64
 	entries  []int32
+	strong   bool
 }
 
 // NewIndex returns an empty index.
@@ -780,35 +799,81 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 
-	heap := make([]candidate, 0, min(limit, len(x.entries))+1)
 	empty := len(qq.runes) == 0
-	strong := 0
 	// While a word is typed, each query extends the previous one: only the
 	// entries that may have matched it can match this one.
-	var from []int32
+	var from *narrowing
 	if n := x.last.Load(); n != nil && !empty && n.gen == x.gen && n.audience == opts.Audience && strings.HasPrefix(qq.str, n.str) {
-		from = n.entries
+		from = n
+	}
+	heap, strong := x.scan(&qq, opts.Audience, limit, from, buf)
+	// Pop worst-first into place; scattered matches (the worst) go when
+	// there are enough strong ones.
+	drop := strong >= strongMatches
+	out := make([]Match, len(heap))
+	k := len(heap)
+	for len(heap) > 0 {
+		c := heap[0]
+		heap[0] = heap[len(heap)-1]
+		heap = heap[:len(heap)-1]
+		x.siftDown(heap, 0, empty)
+		if drop && c.score < rank(tierInside, fURI) {
+			continue
+		}
+		k--
+		out[k] = x.matchOf(c, &qq, buf)
+	}
+	return out[k:]
+}
+
+// scan ranks the entries that may match q (all, or those of the
+// narrowing from) into a heap of the best limit, counts the strong
+// matches (better than scattered) it found, and records this query's
+// narrowing for the next.
+func (x *Index) scan(qq *query, audience string, limit int, from *narrowing, buf []int) (heap []candidate, strong int) {
+	heap = make([]candidate, 0, min(limit, len(x.entries))+1)
+	empty := len(qq.runes) == 0
+	var entries []int32
+	strongOnly := false
+	if from != nil {
+		entries, strongOnly = from.entries, from.strong
 	}
 	// next records this query's narrowing: the entries that match it (a
 	// by-product of ranking them while the result is not full), and those
 	// that may (mayMatch) among the ones it ranked only above a threshold.
 	// A query whose first matches come thick stops recording when its
 	// result fills: it narrows little, and recording would cost a mayMatch
-	// per entry where ranking now costs a look at the signature.
-	var next []int32
+	// per entry where ranking now costs a look at the signature. So does a
+	// query that has asked mayMatch maxMayCalls times (a scattered match,
+	// first letter at a word start, is possible almost everywhere in URIs
+	// that share a scheme and path). snext records its strong narrowing
+	// alongside, from the signatures alone (strongMay): what a picker
+	// typing multi-word queries narrows on.
+	var next, snext []int32
 	if !empty {
-		next = x.takeScratch()
-		defer func() { x.putScratch(next) }()
+		next, snext = x.takeScratch(0), x.takeScratch(1)
+		defer func() { x.putScratch(0, next); x.putScratch(1, snext) }()
 	}
-	complete, record := !empty, !empty
-	scanned, matched := 0, 0
+	complete, record := !empty && !strongOnly, !empty && !strongOnly
+	sComplete := !empty && len(qq.runes) >= 2
+	sRecord := sComplete
+	scanned, matched, mayCalls := 0, 0, 0
 	maxNarrowing := max(narrowMin, len(x.masks)/narrowShare)
+	maxMayCalls := max(mayMin, len(x.masks)/mayShare)
+	maxStrong := max(narrowMin, len(x.masks)/strongShare)
+	mayMatch := func(i int) bool {
+		if mayCalls++; mayCalls > maxMayCalls {
+			record, complete = false, false
+			return false
+		}
+		return x.mayMatch(i, qq)
+	}
 	for k, i := 0, 0; ; i++ {
-		if from != nil {
-			if k == len(from) {
+		if entries != nil {
+			if k == len(entries) {
 				break
 			}
-			i = int(from[k])
+			i = int(entries[k])
 			k++
 			if qq.mask&^x.masks[i] != 0 {
 				continue
@@ -816,8 +881,8 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 		} else if i = nextCandidate(x.masks, qq.mask, i); i == len(x.masks) {
 			break
 		}
-		if opts.Audience != "" {
-			if aud := x.entries[i].audience; len(aud) > 0 && !containsString(aud, opts.Audience) {
+		if audience != "" {
+			if aud := x.entries[i].audience; len(aud) > 0 && !containsString(aud, audience) {
 				continue
 			}
 		}
@@ -825,33 +890,42 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 		if !empty {
 			scanned++
 			sg := &x.sigs[i]
+			if sRecord && sg.strongMay(qq) {
+				// Full, or on course to hold twice as many as it may by
+				// the end of the index: stop.
+				if len(snext) == maxStrong || len(snext) >= 256 && len(snext)*len(x.masks) > 2*maxStrong*(i+1) {
+					sRecord, sComplete = false, false
+				} else {
+					snext = append(snext, int32(i))
+				}
+			}
 			need := 1
 			if len(heap) == limit {
 				// The rank this descriptor needs to displace the worst kept
 				// one: a tie displaces it only on priority or listing order.
 				need = heap[0].score
-				if sg.reaches(&qq, need) {
+				if sg.reaches(qq, need) {
 					w, rk := &x.ranks[heap[0].idx], &x.ranks[i]
 					if rk.priority < w.priority || rk.priority == w.priority && rk.seq > w.seq {
 						need++
 					}
 				}
 			}
-			if !sg.reaches(&qq, need) {
+			if !sg.reaches(qq, need) {
 				// Its fields cannot reach the result.
-				if record && sg.reaches(&qq, 1) && x.mayMatch(i, &qq) {
+				if record && sg.reaches(qq, 1) && mayMatch(i) {
 					next = append(next, int32(i))
 				}
 				continue
 			}
-			s, _, ok := x.best(i, &qq, buf, need)
-			if record && (ok || need > 1 && x.mayMatch(i, &qq)) {
+			s, _, found := x.best(i, qq, buf, need)
+			if record && (found || need > 1 && mayMatch(i)) {
 				next = append(next, int32(i)) // ranked below need: it may still match
-				if len(next) > maxNarrowing {
-					record, complete = false, false
-				}
 			}
-			if !ok {
+			if len(next) > maxNarrowing {
+				record, complete = false, false
+			}
+			if !found {
 				continue
 			}
 			matched++
@@ -873,30 +947,74 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 			continue
 		}
 		if len(heap) == limit && !empty && heap[0].score == maxRank && x.ordered && x.maxPriority <= x.ranks[heap[0].idx].priority {
-			complete = false // the narrowing would miss what was not scanned
-			break            // every later descriptor comes later and has no higher priority
+			// The narrowings would miss what was not scanned.
+			complete, sComplete = false, false
+			break // every later descriptor comes later and has no higher priority
 		}
 	}
-	if complete {
-		x.last.Store(&narrowing{str: qq.str, audience: opts.Audience, gen: x.gen, entries: slices.Clone(next)})
-	}
-	// Pop worst-first into place; scattered matches (the worst) go when
-	// there are enough strong ones.
 	drop := strong >= strongMatches
-	out := make([]Match, len(heap))
-	k := len(heap)
-	for len(heap) > 0 {
-		c := heap[0]
-		heap[0] = heap[len(heap)-1]
-		heap = heap[:len(heap)-1]
-		x.siftDown(heap, 0, empty)
-		if drop && c.score < rank(tierInside, fURI) {
+	if strongOnly && !drop && (len(heap) < limit || heap[0].score < rank(tierInside, fURI)) {
+		// The answer keeps scattered matches, which the strong narrowing
+		// does not hold: rank the entries it left out too.
+		heap = x.scanRest(qq, audience, limit, entries, heap, buf)
+	}
+	switch {
+	case complete:
+		x.last.Store(&narrowing{str: qq.str, audience: audience, gen: x.gen, entries: slices.Clone(next)})
+	case sComplete && drop:
+		// A query with fewer strong matches would leave the next one
+		// scanning its narrowing for nothing.
+		x.last.Store(&narrowing{str: qq.str, audience: audience, gen: x.gen, entries: slices.Clone(snext), strong: true})
+	}
+	return heap, strong
+}
+
+// scanRest ranks into heap the entries that the strong narrowing in (in
+// index order) left out. They match q only scattered (rank(tierScattered,
+// fName) at best), so one that must rank higher to enter is passed over
+// without a look at its signature.
+func (x *Index) scanRest(qq *query, audience string, limit int, in []int32, heap []candidate, buf []int) []candidate {
+	k := 0
+	for i := 0; ; i++ {
+		if i = nextCandidate(x.masks, qq.mask, i); i == len(x.masks) {
+			break
+		}
+		for k < len(in) && int(in[k]) < i {
+			k++
+		}
+		if k < len(in) && int(in[k]) == i {
+			continue // ranked already
+		}
+		if audience != "" {
+			if aud := x.entries[i].audience; len(aud) > 0 && !containsString(aud, audience) {
+				continue
+			}
+		}
+		need := 1
+		if len(heap) == limit {
+			need = heap[0].score
+			w, rk := &x.ranks[heap[0].idx], &x.ranks[i]
+			if rk.priority < w.priority || rk.priority == w.priority && rk.seq > w.seq {
+				need++
+			}
+		}
+		if need > rank(tierScattered, fName) || !x.sigs[i].reaches(qq, need) {
 			continue
 		}
-		k--
-		out[k] = x.matchOf(c, &qq, buf)
+		s, _, found := x.best(i, qq, buf, need)
+		if !found {
+			continue
+		}
+		c := candidate{idx: i, score: s}
+		if len(heap) < limit {
+			heap = append(heap, c)
+			x.siftUp(heap, len(heap)-1, false)
+		} else if x.better(c, heap[0], false) {
+			heap[0] = c
+			x.siftDown(heap, 0, false)
+		}
 	}
-	return out[k:]
+	return heap
 }
 
 // nextCandidate returns the first index from i on whose mask has all of
@@ -1239,18 +1357,30 @@ type sigQuery struct {
 type step struct {
 	pair  uint8  // the pair's bit in a pairs256
 	start uint64 // charMask of the rune the pair enters, 0 inside a rune
+	// next is the charMask of the rune after that one (0: none), word2
+	// the word-start key of the two.
+	next  uint64
+	word2 uint32
 }
 
 // initials reports whether a fuzzy field with these pairs, word-start
-// runes and charMask may hold q as word-start pieces (tierInitials): the
-// first rune starts a word and every next rune continues a piece (its
-// pair is in the field) or starts a word.
-func (q *query) initials(pairs *pairs256, starts, mask uint64) bool {
+// runes, word-start keys and charMask may hold q as word-start pieces
+// (tierInitials): the first rune starts a word and every next rune
+// continues a piece (its pair is in the field) or starts a word; a rune
+// that starts a piece is followed by one that starts a word too (a piece
+// of one rune) or by one that continues it there (their word-start key).
+func (q *query) initials(pairs *pairs256, starts uint64, words []uint64, mask uint64) bool {
 	if starts&q.first == 0 || q.mask&^mask != 0 {
 		return false
 	}
+	if starts&q.sig.second == 0 && !hasBit(words, q.sig.word2) {
+		return false
+	}
 	for _, st := range q.sig.steps[:q.sig.nsteps] {
-		if !pairs.has(st.pair) && starts&st.start == 0 {
+		if pairs.has(st.pair) {
+			continue
+		}
+		if starts&st.start == 0 || st.next != 0 && starts&st.next == 0 && !hasBit(words, st.word2) {
 			return false
 		}
 	}
@@ -1270,8 +1400,11 @@ func newSigQuery(str string) sigQuery {
 	for i := 1; i < len(str) && sq.nsteps < len(sq.steps); i++ {
 		st := step{pair: pair256(str[i-1], str[i])}
 		if utf8.RuneStart(str[i]) {
-			c, _ := utf8.DecodeRuneInString(str[i:])
-			st.start = charMask(c)
+			r, n := runesAt(str, i)
+			st.start = charMask(r[0])
+			if n >= 2 {
+				st.next, st.word2 = charMask(r[1]), keyHash(keyWord, cut(r, 2))
+			}
 		}
 		sq.steps[sq.nsteps] = st
 		sq.nsteps++
@@ -1330,13 +1463,13 @@ func (s *signature) reaches(q *query, need int) bool {
 	if need > rank(tierInitials, fName) {
 		return false
 	}
-	if (s.starts[0]&sq.second != 0 || hasBit(s.ntWords[:], sq.word2)) && q.initials(&s.ntPairs, s.starts[0], s.ntMask) {
+	if q.initials(&s.ntPairs, s.starts[0], s.ntWords[:], s.ntMask) {
 		return true
 	}
 	if need > rank(tierInitials, fURI) {
 		return false
 	}
-	if (s.starts[1]&sq.second != 0 || hasBit(s.udWords[:], sq.word2)) && q.initials(&s.uriPairs, s.starts[1], s.uriMask) {
+	if q.initials(&s.uriPairs, s.starts[1], s.udWords[:], s.uriMask) {
 		return true
 	}
 	switch {
@@ -1354,4 +1487,19 @@ func (s *signature) reaches(q *query, need int) bool {
 		return need <= rank(tierScattered, fURI)
 	}
 	return false
+}
+
+// strongMay reports whether some field of an entry with signature s may
+// match q better than scattered: in one piece (every adjacent pair of q in
+// the field's pairs) or as word-start pieces of a fuzzy field
+// (query.initials). Only q's own runes and pairs are tested, so it holds
+// for q wherever it holds for a query extending q: a query that extends
+// another matches strongly only entries strongMay allowed for that one
+// (the strong narrowing of Query rests on it). q has two runes or more.
+func (s *signature) strongMay(q *query) bool {
+	sq := &q.sig
+	if s.ntPairs.holds(&sq.pairs) || s.uriPairs.holds(&sq.pairs) || s.descPairs.holds(&sq.descPairs) {
+		return true
+	}
+	return q.initials(&s.ntPairs, s.starts[0], s.ntWords[:], s.ntMask) || q.initials(&s.uriPairs, s.starts[1], s.udWords[:], s.uriMask)
 }

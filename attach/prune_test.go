@@ -162,6 +162,50 @@ func TestQueryPruning(t *testing.T) {
 	}
 }
 
+// TestQueryPruningStrong: over 20,000 of bench/peer's descriptors (enough
+// that multi-word queries stop recording full narrowings and record strong
+// ones), typed queries answer as queryAll, whether a strong narrowing
+// serves them (strong answers) or they must rank everything (scattered
+// ones kept), with descriptors updated, removed and added between keys.
+func TestQueryPruningStrong(t *testing.T) {
+	x := benchPeerIndex(20_000)
+	typed := benchTyped()
+	for _, q := range []string{"data retention policy", "sec audit", "deploy rollback"} {
+		for i := 1; i <= len(q); i++ {
+			typed = append(typed, q[:i])
+		}
+	}
+	served, ranked := 0, 0
+	for _, limit := range []int{20, 5} {
+		for j, q := range typed {
+			if j%60 == 59 { // a change between keys: no narrowing survives it
+				r := x.entries[(j*131)%len(x.entries)].res
+				r.Title = "data retention " + q
+				x.AddResources(r)
+			}
+			if j%90 == 89 {
+				x.RemoveResources(x.entries[(j*17)%len(x.entries)].key.id)
+			}
+			want := x.queryAll(q, limit)
+			if n := x.last.Load(); n != nil && n.strong && n.gen == x.gen && strings.HasPrefix(newQuery(q).str, n.str) {
+				if slices.ContainsFunc(want, func(m Match) bool { return m.Score < rank(tierInside, fURI) }) {
+					ranked++
+				} else {
+					served++
+				}
+			}
+			got := x.Query(q, QueryOptions{Limit: limit})
+			if (len(got) > 0 || len(want) > 0) && !reflect.DeepEqual(got, want) {
+				t.Fatalf("query %q limit %d:\n got %s\nwant %s", q, limit, uris(got), uris(want))
+			}
+		}
+	}
+	if served == 0 || ranked == 0 {
+		t.Fatalf("strong narrowings served %d queries and left %d to rank everything; want both", served, ranked)
+	}
+	t.Logf("strong narrowings: %d queries served, %d ranked everything", served, ranked)
+}
+
 func uris(ms []Match) string {
 	var b strings.Builder
 	for _, m := range ms {
@@ -214,9 +258,58 @@ func TestSignatureSound(t *testing.T) {
 						}
 					}
 				}
+				if err := strongSound(x, i, q, ok && s >= rank(tierInside, fURI), []string{"e", "-", "ü", " p"}); err != "" {
+					t.Fatal(err)
+				}
 			}
 		}
 	}
+}
+
+// strongSound reports what is wrong when the signature of entry i rules
+// out a strong match (better than scattered) of q, or of q extended by one
+// of exts, that its fields have: a strong narrowing rests on strongMay.
+// strong tells whether the entry matches q itself strongly.
+func strongSound(x *Index, i int, q string, strong bool, exts []string) string {
+	qq := newQuery(q)
+	if len(qq.runes) < 2 || x.sigs[i].strongMay(&qq) {
+		return ""
+	}
+	if strong {
+		return fmt.Sprintf("query %q: entry %q matches better than scattered, but strongMay rules it out", q, x.entries[i].key.id)
+	}
+	for _, ext := range exts {
+		eq := newQuery(q + ext)
+		if s, _, ok := x.best(i, &eq, make([]int, len(eq.runes)), 0); ok && s >= rank(tierInside, fURI) {
+			return fmt.Sprintf("query %q: strongMay rules out entry %q, which matches %q better than scattered (%d)", q, x.entries[i].key.id, q+ext, s)
+		}
+	}
+	return ""
+}
+
+// strongCase types the bench's queries over 20,000 of bench/peer's
+// descriptors up to the first query that a strong narrowing serves
+// (scattered: one whose answer keeps a scattered match, which the
+// narrowing lacks) and returns the index, that query and the narrowing,
+// checked intact against queryAll.
+func strongCase(t *testing.T, scattered bool) (*Index, string, *narrowing) {
+	x := benchPeerIndex(20_000)
+	for _, q := range benchTyped() {
+		n := x.last.Load()
+		if n != nil && n.strong && strings.HasPrefix(newQuery(q).str, n.str) {
+			want := x.queryAll(q, 20)
+			if len(want) > 0 && slices.ContainsFunc(want, func(m Match) bool { return m.Score < rank(tierInside, fURI) }) == scattered {
+				if got := x.Query(q, QueryOptions{Limit: 20}); !reflect.DeepEqual(got, want) {
+					t.Fatalf("%q: the intact strong narrowing differs from queryAll", q)
+				}
+				x.last.Store(n)
+				return x, q, n
+			}
+		}
+		x.Query(q, QueryOptions{Limit: 20})
+	}
+	t.Fatalf("no typed query served by a strong narrowing (scattered answer: %v)", scattered)
+	return nil, "", nil
 }
 
 // TestQueryPruningCatchesSabotage: the comparison with queryAll finds a
@@ -250,6 +343,57 @@ func TestQueryPruningCatchesSabotage(t *testing.T) {
 		x.sigs[1], x.sigs[len(x.sigs)-2] = x.sigs[len(x.sigs)-2], x.sigs[1]
 		if !differs(x, soundQueries()) {
 			t.Fatal("signatures swapped between entries went unnoticed")
+		}
+	})
+	t.Run("strongMay without word-start pieces", func(t *testing.T) {
+		// What TestSignatureSound's strong check finds in a strongMay
+		// that knows only one-piece matches.
+		x := benchPeerIndex(1500)
+		found := false
+		for _, q := range soundQueries() {
+			qq := newQuery(q)
+			if len(qq.runes) < 2 {
+				continue
+			}
+			for i := range x.entries {
+				sg := x.sigs[i]
+				if sg.strongMay(&qq) && !sg.ntPairs.holds(&qq.sig.pairs) && !sg.uriPairs.holds(&qq.sig.pairs) && !sg.descPairs.holds(&qq.sig.descPairs) {
+					// Only the word-start pieces allowed it: blank them.
+					sg.starts = [3]uint64{}
+					x.sigs[i] = sg
+					if strongSound(x, i, q, false, []string{""}) != "" || strongSound(x, i, q, false, []string{"a", "e", "s", " p", "ion"}) != "" {
+						found = true
+					}
+				}
+			}
+			if found {
+				break
+			}
+		}
+		if !found {
+			t.Fatal("a strongMay without word-start pieces went unnoticed")
+		}
+	})
+	t.Run("strong narrowing taken for a full one", func(t *testing.T) {
+		// A strong narrowing holds no scattered match; a query that needs
+		// them must rank everything. Marked full, it would not.
+		x, q, n := strongCase(t, true)
+		want := x.queryAll(q, 20)
+		bad := *n
+		bad.strong = false
+		x.last.Store(&bad)
+		if got := x.Query(q, QueryOptions{Limit: 20}); reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: a strong narrowing taken for a full one went unnoticed", q)
+		}
+	})
+	t.Run("strong narrowing that lost a strong match", func(t *testing.T) {
+		x, q, n := strongCase(t, false)
+		want := x.queryAll(q, 20)
+		bad := *n
+		bad.entries = slices.DeleteFunc(slices.Clone(n.entries), func(i int32) bool { return int(i) == x.byKey[entryKey{id: want[0].Resource.URI}] })
+		x.last.Store(&bad)
+		if got := x.Query(q, QueryOptions{Limit: 20}); reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: a strong narrowing without the best match went unnoticed", q)
 		}
 	})
 	t.Run("narrowing that lost an entry", func(t *testing.T) {
@@ -304,6 +448,9 @@ func FuzzSignatureSound(f *testing.F) {
 						t.Fatalf("query %q rules out entry %d, which matches %q", q, i, q+ext)
 					}
 				}
+			}
+			if err := strongSound(x, i, q, ok && s >= rank(tierInside, fURI), []string{"a", "-", "é", " " + q, q}); err != "" {
+				t.Fatal(err)
 			}
 		}
 		for _, limit := range []int{1, 2} {
