@@ -474,7 +474,7 @@ func MarkdownCuts(src string, n int) []int {
 // markdownCuts is [MarkdownCuts] with pieces of at least minPiece bytes.
 func markdownCuts(src string, n, minPiece int) []int {
 	minPiece = max(minPiece, 1)
-	if n < 2 || len(src) < 2*minPiece || strings.Contains(src, "]:") || strings.ContainsAny(src, "\r\v\f") {
+	if n < 2 || len(src) < 2*minPiece || strings.Contains(src, "]:") || hasCRVTFF(src) {
 		return nil
 	}
 	n = min(n, len(src)/minPiece)
@@ -556,4 +556,10 @@ func closesTopFence(line string, c byte, n int) (closes, unsure bool) {
 		j++
 	}
 	return j-i >= n && strings.Trim(line[j:], " \t") == "", false
+}
+
+// hasCRVTFF reports whether s holds a CR, VT or FF: three IndexByte scans
+// (assembly, also under wasm) cost 0.7 ms for 1 MB there, ContainsAny 3.2.
+func hasCRVTFF(s string) bool {
+	return strings.IndexByte(s, '\r') >= 0 || strings.IndexByte(s, '\v') >= 0 || strings.IndexByte(s, '\f') >= 0
 }

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"bytes"
 	stdjson "encoding/json"
 	"fmt"
 	"strconv"
@@ -145,8 +146,10 @@ func decodeContentsFast(d []byte) (out []ResourceContents, ok bool) {
 						bad = true
 						return
 					}
-					_, esc, _ := scanString(v, 0)
-					*dst = decodeString(v, esc)
+					// scanObject validated v with scanString already; a
+					// backslash in it is an escape. (Scanning a 1 MB text a
+					// second time cost ~6 ms under wasm.)
+					*dst = decodeString(v, bytes.IndexByte(v, '\\') >= 0)
 				}
 				switch {
 				case keyIs(k, "uri"):
