@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -55,6 +56,10 @@ type batchSocket struct {
 	relOnce sync.Once
 
 	pre bool // opened by mcphost.js at connect(): it has transcript()
+
+	// blobPrefix is the start of this socket's blob tokens (web/blob.js),
+	// known from its first kept blob ("" before). Only take writes it.
+	blobPrefix string
 }
 
 func dialBatch(ctx context.Context, url string, protos []string) (socket, error) {
@@ -239,7 +244,7 @@ func (s *batchSocket) take() (int, error) {
 	js.CopyBytesToGo(all, data)
 	if count == 1 {
 		if bl := b.Get("blobs"); bl.Type() == js.TypeObject {
-			offerBlobs(bl)
+			s.offerBlobs(bl)
 		}
 		n := int(int32(binary.LittleEndian.Uint32(raw)))
 		s.mu.Lock()
@@ -271,12 +276,16 @@ func (s *batchSocket) take() (int, error) {
 // offerBlobs makes the blobs socket.js kept out of a frame claimable by
 // the frame's decoder (bridge.DecodeReadResult), and releases the ones
 // offered long ago and never claimed (their answer's call had ended).
-func offerBlobs(bl js.Value) {
+func (s *batchSocket) offerBlobs(bl js.Value) {
 	blob.Sweep(blobOfferAge)
 	for i, n := 0, bl.Length(); i < n; i++ {
 		x := bl.Index(i)
 		sum := uint64(uint32(x.Get("hi").Int()))<<32 | uint64(uint32(x.Get("lo").Int()))
-		blob.Offer(x.Get("token").String(), blob.FromJS(x.Get("box"), int64(x.Get("size").Int()), sum))
+		token := x.Get("token").String()
+		if s.blobPrefix == "" {
+			s.blobPrefix = token[:strings.LastIndexByte(token, ':')+1] // the socket's nonce
+		}
+		blob.Offer(token, blob.FromJS(x.Get("box"), int64(x.Get("size").Int()), sum))
 	}
 }
 
@@ -333,6 +342,9 @@ func (s *batchSocket) release() {
 	s.relOnce.Do(func() {
 		jsCall(s.js, "stop")
 		s.wake.Release()
+		if s.blobPrefix != "" {
+			blob.SweepPrefix(s.blobPrefix) // kept blobs of answers nobody decoded
+		}
 	})
 }
 

@@ -128,6 +128,24 @@ func Sweep(age time.Duration) {
 	}
 }
 
+// SweepPrefix releases the offers whose token starts with prefix: a
+// socket's tokens share one (web/blob.js: the prefix and the socket's
+// nonce), so a socket that ends releases what its frames left unclaimed.
+func SweepPrefix(prefix string) {
+	var old []*Ref
+	offers.Lock()
+	for k, o := range offers.m {
+		if strings.HasPrefix(k, prefix) {
+			old = append(old, o.ref)
+			delete(offers.m, k)
+		}
+	}
+	offers.Unlock()
+	for _, r := range old {
+		r.Release()
+	}
+}
+
 // Offered is the number of Refs waiting to be claimed (tests).
 func Offered() int {
 	offers.Lock()

@@ -151,6 +151,14 @@ func TestClaimOnce(t *testing.T) {
 	if Claim(tok) != r || Claim(tok) != nil {
 		t.Fatal("an offer must be claimed exactly once")
 	}
+	other := Hold([]byte("def"))
+	Offer(TokenPrefix+"y:1", other)
+	Offer(tok, r)
+	SweepPrefix(TokenPrefix + "x:")
+	if !r.Released() || other.Released() || Offered() != 1 {
+		t.Fatal("SweepPrefix must release exactly the offers of its prefix")
+	}
+	r = Hold([]byte("abc"))
 	Offer(tok, r)
 	Sweep(0)
 	if Offered() != 0 || !r.Released() {
