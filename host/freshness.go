@@ -121,6 +121,28 @@ func releaseHeld(parts []attach.Attachment) {
 	}
 }
 
+// releaseUnapplied releases the held bytes of atts that are not e's parts.
+func releaseUnapplied(atts []attach.Attachment, e *entry) {
+	for i := range atts {
+		r := atts[i].Held
+		if r == nil {
+			continue
+		}
+		kept := false
+		if e.phase != phaseRemoved {
+			for j := range e.parts {
+				if e.parts[j].Held == r {
+					kept = true
+					break
+				}
+			}
+		}
+		if !kept {
+			r.Release()
+		}
+	}
+}
+
 // drop ends the entry: its read is cancelled and every waiter gets err.
 func (e *entry) drop(err error) {
 	e.phase = phaseRemoved
@@ -343,6 +365,9 @@ func (h *Host) makeAttachments(uri string, contents []bridge.ResourceContents, e
 // settle applies the outcome of e's read with ticket t: out holds its
 // attachments when it returned contents. h.mu is held.
 func (h *Host) settle(e *entry, t uint64, s session, why string, timedOut bool, contents []bridge.ResourceContents, out made, err error) {
+	// Bytes kept in the page for attachments that are not applied (the
+	// entry was removed, a newer read won, the read failed) are let go of.
+	defer releaseUnapplied(out.atts, e)
 	e.done = t
 	if e.phase == phaseRemoved {
 		return
