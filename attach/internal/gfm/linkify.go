@@ -134,6 +134,29 @@ func (s *linkifyParser) Trigger() []byte {
 	return []byte{' ', '*', '_', '~', '('}
 }
 
+// Rejects is parser.InlineRejecter (third_party/goldmark's addition): Parse
+// below returns nil, touching nothing, exactly when the line after the
+// trigger starts with none of the prefixes it tries and is no e-mail
+// address. For a plain word after a space that is a look at its first
+// bytes and at most 64 bytes of FindEmailIndex, where the call itself cost
+// the parser's bookkeeping and a context lookup at every space.
+func (s *linkifyParser) Rejects(line []byte) bool {
+	if len(line) == 0 {
+		return false // Parse decides (it cannot be called with nothing)
+	}
+	if c := line[0]; c == ' ' || c == '*' || c == '_' || c == '~' || c == '(' {
+		line = line[1:]
+	}
+	if bytes.HasPrefix(line, protoHTTP) || bytes.HasPrefix(line, protoHTTPS) ||
+		bytes.HasPrefix(line, protoFTP) || bytes.HasPrefix(line, domainWWW) {
+		return false
+	}
+	if len(line) > 0 && util.IsPunct(line[0]) {
+		return true
+	}
+	return util.FindEmailIndex(line) < 0
+}
+
 var (
 	protoHTTP  = []byte("http:")
 	protoHTTPS = []byte("https:")

@@ -667,6 +667,7 @@ type parser struct {
 	blockParsers          [256][]BlockParser
 	freeBlockParsers      []BlockParser
 	inlineParsers         [256][]InlineParser
+	inlineRejecters       [256][]InlineRejecter
 	closeBlockers         []CloseBlocker
 	paragraphTransformers []ParagraphTransformer
 	astTransformers       []ASTTransformer
@@ -823,7 +824,40 @@ func (p *parser) addInlineParser(v util.PrioritizedValue, options map[OptionName
 			p.inlineParsers[tc] = []InlineParser{}
 		}
 		p.inlineParsers[tc] = append(p.inlineParsers[tc], ip)
+		// mcphost: the rejecters of tc, when every parser of tc is one.
+		if r, ok := ip.(InlineRejecter); ok && (len(p.inlineParsers[tc]) == 1 || p.inlineRejecters[tc] != nil) {
+			p.inlineRejecters[tc] = append(p.inlineRejecters[tc], r)
+		} else {
+			p.inlineRejecters[tc] = nil
+		}
 	}
+}
+
+// An InlineRejecter is an InlineParser that can tell from the rest of the
+// line alone that its Parse would return nil there, without side effects
+// (mcphost: see README.mcphost.md). parseBlock asks the rejecters of a
+// trigger character before the work a call of the parsers costs: with
+// linkify, every space of a document is a trigger, and that work (moving
+// the reader, splitting the text, looking up the link label state) was a
+// sixth of the render Worker's time.
+type InlineRejecter interface {
+	// Rejects reports whether Parse, with the reader at line[0] (line is
+	// what PeekLine returns there), would return nil.
+	Rejects(line []byte) bool
+}
+
+// rejected reports whether every rejecter in rs rejects line; rs is nil
+// when some parser of the trigger is not an InlineRejecter.
+func rejected(rs []InlineRejecter, line []byte) bool {
+	if rs == nil {
+		return false
+	}
+	for _, r := range rs {
+		if !r.Rejects(line) {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *parser) addParagraphTransformer(v util.PrioritizedValue, options map[OptionName]any) {
@@ -1207,6 +1241,12 @@ func (p *parser) parseBlock(block text.BlockReader, parent ast.Node, pc Context)
 
 		l, startPosition := block.Position()
 		n := 0
+		// mcphost: the source offset of the last trigger whose parsers all
+		// rejected the line there, past the line's start (-1: none). The
+		// text is not split there, but a split is where upstream's final
+		// trimming of the line stops (TrimRightSpace applies to the text
+		// after the last split only), so the text keeps that much.
+		split := -1
 		for i := range lineLength {
 			c := line[i]
 			if c == '\n' {
@@ -1220,7 +1260,14 @@ func (p *parser) parseBlock(block text.BlockReader, parent ast.Node, pc Context)
 					parserChar = ' '
 				}
 				ips := p.inlineParsers[parserChar]
+				if ips != nil && rejected(p.inlineRejecters[parserChar], line[i:]) {
+					if i != 0 {
+						split = startPosition.Start + n
+					}
+					ips = nil
+				}
 				if ips != nil {
+					split = -1
 					block.Advance(n)
 					n = 0
 					savedLine, savedPosition := block.Position()
@@ -1273,7 +1320,11 @@ func (p *parser) parseBlock(block text.BlockReader, parent ast.Node, pc Context)
 		if lineBreakFlags&(lineBreakHard|lineBreakVisible) == lineBreakHard|lineBreakVisible {
 			text = ast.NewTextSegment(diff)
 		} else {
-			text = ast.NewTextSegment(diff.TrimRightSpace(source))
+			trimmed := diff.TrimRightSpace(source)
+			if split > trimmed.Stop {
+				trimmed = diff.WithStop(split)
+			}
+			text = ast.NewTextSegment(trimmed)
 		}
 		text.SetSoftLineBreak(lineBreakFlags&lineBreakSoft != 0)
 		text.SetHardLineBreak(lineBreakFlags&lineBreakHard != 0)
