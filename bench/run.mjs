@@ -96,7 +96,7 @@ function rssAnon(pids) {
 // Runs one suite in a fresh browser context: its own renderer process, so no
 // compiled wasm or script is shared with an earlier suite. cold also disables
 // the HTTP cache (the peer sends no-store as well).
-async function run(query, { timeout = 900000, cold = false } = {}) {
+async function run(query, { timeout = 900000, cold = false, trace = null } = {}) {
   const before = await rendererPids();
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
@@ -107,22 +107,60 @@ async function run(query, { timeout = 900000, cold = false } = {}) {
     if (!mine) mine = new Set([...(await rendererPids())].filter((p) => !before.has(p)));
     return rssAnon(mine);
   });
+  let cdp = null;
+  if (cold || trace) cdp = await ctx.newCDPSession(page);
   if (cold) {
-    const cdp = await ctx.newCDPSession(page);
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  }
+  const events = [];
+  if (trace) {
+    cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
+    await cdp.send("Tracing.start", { traceConfig: { includedCategories: TRACE_CATEGORIES }, transferMode: "ReportEvents" });
   }
   const logs = [];
   page.on("console", (m) => logs.push(`[${m.type()}] ${m.text()}`));
   page.on("pageerror", (e) => logs.push(`[pageerror] ${e.stack || e}`));
   try {
     await page.goto(`${peer.url}bench/index.html?${query}`);
-    return await page.evaluate(() => window.benchResult, undefined, { timeout });
+    const res = await page.evaluate(() => window.benchResult, undefined, { timeout });
+    if (trace) {
+      const done = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
+      await cdp.send("Tracing.end");
+      await done;
+      trace.summary = traceSummary(events);
+    }
+    return res;
   } catch (e) {
     throw new Error(`suite ?${query} failed: ${e.message}\n${logs.join("\n")}`);
   } finally {
     await ctx.close();
   }
+}
+
+// The traced startup trial (after the rounds, not in any ratio: tracing
+// slows the page): where the main thread's time goes that no stage shows.
+// V8 compiles each wasm function on its first call (wasm.CompileLazy, on the
+// thread that calls it) and recompiles hot ones with its optimizing tier on
+// background threads (wasm.TopTierCompilation), which on a 2-core machine
+// compete with the main thread.
+const TRACE_CATEGORIES = ["v8.wasm", "v8", "devtools.timeline", "disabled-by-default-v8.compile", "disabled-by-default-v8.gc"];
+function traceSummary(events) {
+  const names = new Map();
+  for (const e of events) if (e.ph === "M" && e.name === "thread_name") names.set(`${e.pid}:${e.tid}`, e.args.name);
+  const sum = (pred) => {
+    let ms = 0, n = 0;
+    for (const e of events) if (e.ph === "X" && e.dur && pred(e, names.get(`${e.pid}:${e.tid}`) || "")) { ms += e.dur / 1000; n++; }
+    return { ms: +ms.toFixed(1), n };
+  };
+  const main = (t) => t === "CrRendererMain";
+  return {
+    mainLazyCompile: sum((e, t) => main(t) && e.name === "wasm.CompileLazy"),
+    mainFlushICache: sum((e, t) => main(t) && e.name === "FlushInstructionCache"),
+    mainGC: sum((e, t) => main(t) && (e.name === "MinorGC" || e.name === "MajorGC")),
+    backgroundTopTier: sum((e, t) => !main(t) && e.name === "wasm.TopTierCompilation"),
+    backgroundCompileUnits: sum((e, t) => !main(t) && e.name === "wasm.ExecuteCompilationUnits"),
+  };
 }
 
 // One round: cold startup trials (stacks alternating), then the main suite
@@ -179,7 +217,7 @@ async function brotliSize(file) {
   return out.length;
 }
 
-let results;
+let results, startupTrace = null;
 if (args.report) {
   results = JSON.parse(readFileSync(args.report, "utf8")); // re-print a saved run's table
 } else {
@@ -199,6 +237,14 @@ if (args.report) {
       process.stderr.write(`bench: round ${r + 1} of ${config.rounds}…\n`);
       rounds.push(await round(r));
     }
+    process.stderr.write("bench: one traced startup trial…\n");
+    startupTrace = { summary: null };
+    try {
+      const res = await run("suite=startup&stack=mcphost&n=1000&page=100", { cold: true, trace: startupTrace });
+      startupTrace.ms = res.ms;
+    } catch (e) {
+      startupTrace.error = String(e.message).split("\n")[0].slice(0, 200);
+    }
   } finally {
     await browser.close();
     peer.proc.kill("SIGTERM");
@@ -206,7 +252,7 @@ if (args.report) {
   const wasmFile = path.join(root, "web", "mcphost.wasm");
   results = { when: new Date().toISOString(), config, cpus: os.cpus().length, loadavg: os.loadavg(), peer: peer.sizes,
     wasmBytes: statSync(wasmFile).size, wasmBrotli: await brotliSize(wasmFile),
-    jsBytes: statSync(path.join(here, "dist", "jsstack.js")).size, rounds };
+    jsBytes: statSync(path.join(here, "dist", "jsstack.js")).size, rounds, startupTrace };
 }
 
 // ---------- per-round rows ----------
@@ -388,6 +434,14 @@ fl.push(`startup cold:  mcphost ${ms(over((f) => f.startM))}   JS stack ${ms(ove
 fl.push("  stages:       " + STAGES.map(([k]) => `${k} ${ms(over((f) => f.stages[k].m))}` + (k === "compile" ? "" : ` (JS ${ms(over((f) => f.stages[k].j))})`)).join(", "));
 const mk = per.find((p) => p.fig.marks)?.fig.marks;
 fl.push(`  mcphost marks (ms since import started; first trial): ${mk ? Object.entries(mk).map(([k, x]) => `${k} ${Number.isFinite(x) ? x.toFixed(0) : "n/a"}`).join(", ") : "n/a"}`);
+{
+  const tr = results.startupTrace, x = tr && tr.summary;
+  fl.push(x ? `  traced trial (one more cold mcphost trial with a CDP trace, not in the ratios; it took ${ms(tr.ms)}): main thread: ` +
+    `wasm lazy compilation ${ms(x.mainLazyCompile.ms)} (${x.mainLazyCompile.n} functions compiled on first call), ` +
+    `instruction-cache flushes ${ms(x.mainFlushICache.ms)}, V8 GC ${ms(x.mainGC.ms)}; background threads: optimizing-tier ` +
+    `recompilation ${ms(x.backgroundTopTier.ms)}, compilation units ${ms(x.backgroundCompileUnits.ms)}`
+    : `  traced trial: ${tr ? tr.error || "no summary" : "not run"}`);
+}
 fl.push(`  long tasks > 50 ms during startup (ms): mcphost ${per.map((p, i) => `r${i + 1} [${(p.fig.long || []).join(", ")}]`).join(" ")}; JS ${per.map((p, i) => `r${i + 1} [${(p.fig.longJs || []).join(", ")}]`).join(" ")}${per.every((p) => p.fig.longSupported) ? "" : " (longtask entries not supported or not measured)"}`);
 for (const n of ["10000", "100000"]) {
   fl.push(`mention ${Number(n).toLocaleString("en")}: p50 mcphost ${ms(over((f) => f["m50_" + n][0]))} JS ${ms(over((f) => f["m50_" + n][1]))} (÷ ${x3(over((f) => f["m50_" + n][0] / f["m50_" + n][1]))}); p99 mcphost ${ms(over((f) => f["m99_" + n][0]))} JS ${ms(over((f) => f["m99_" + n][1]))}; ${over((f) => f["mN_" + n])} samples per stack per round`);
