@@ -321,6 +321,12 @@ func (h *Host) Mention(q string, opts attach.QueryOptions) []attach.Match {
 // Index returns the picker index.
 func (h *Host) Index() *attach.Index { return h.index }
 
+// Listed waits until the listing in progress (after Connect, the first
+// one) has finished, or ctx is done (a KindTimeout error, as
+// [Host.Resources] returns). It copies nothing: the page's module uses it to
+// tell when its startup is over (wasm/gcpace_js.go).
+func (h *Host) Listed(ctx context.Context) error { return h.waitList(ctx) }
+
 // Complete asks the server for completion values of a template argument.
 func (h *Host) Complete(ctx context.Context, uriTemplate, name, value string, args map[string]string) (*bridge.Completion, error) {
 	s, err := h.session()

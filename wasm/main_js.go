@@ -41,6 +41,7 @@ func main() {
 		renderMain()
 		return
 	}
+	beginStartupPace()
 	a := &api{hosts: map[int]*host.Host{}, calls: map[int]context.CancelCauseFunc{}}
 	exports := jsObject.New()
 	// The functions live as long as the program, which never returns: they
@@ -419,6 +420,7 @@ func (a *api) connect(args []js.Value) any {
 		a.hosts[id] = h
 		a.mu.Unlock()
 		settle(done, js.ValueOf(id), nil)
+		endStartupPaceAfter(h)
 	}()
 	return nil
 }
