@@ -255,6 +255,13 @@ func TestListingFeedsPicker(t *testing.T) {
 	d, url := newDocServer(t, docs)
 	d.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "docs://team/{team}/policy/{name}", Name: "policy"}, d.handler)
 	h, rec := connect(t, url, nil)
+	// Listed returns once the listing is done: the index holds all of it.
+	if err := h.Listed(context.Background()); err != nil {
+		t.Fatalf("listed: %v", err)
+	}
+	if n := h.Index().Len(); n != 32 {
+		t.Fatalf("after Listed the index holds %d entries, want 31 resources and 1 template", n)
+	}
 	res, sum, err := h.Resources(context.Background())
 	if err != nil || len(res) != 31 || sum.Truncated {
 		t.Fatalf("resources: %d %+v %v", len(res), sum, err)
