@@ -238,18 +238,26 @@ func (s *Session) initialize(ctx context.Context, version string) error {
 	if err != nil {
 		return newError(KindInvalid, err, "initialize", "", "encode params: %v", err)
 	}
-	var res InitializeResult
-	if err := s.callRaw(ctx, "initialize", "", params, &res, false); err != nil {
+	var raw stdjson.RawMessage
+	if err := s.callRaw(ctx, "initialize", "", params, &raw, false); err != nil {
 		return err
+	}
+	var res InitializeResult
+	if len(raw) == 0 {
+		return newError(KindProtocol, ErrProtocol, "initialize", "", "response has no result")
+	}
+	if !decodeInitializeFast(raw, &res) {
+		res = InitializeResult{}
+		if err := stdjson.Unmarshal(raw, &res); err != nil {
+			return newError(KindProtocol, fmt.Errorf("%w: %v", ErrProtocol, err), "initialize", "", "malformed result: %v", err)
+		}
 	}
 	if !contains(SupportedVersions, res.ProtocolVersion) {
 		return newError(KindProtocol, ErrProtocol, "initialize", "",
 			"server answered protocol version %q to our %q; this client supports %v", res.ProtocolVersion, version, SupportedVersions)
 	}
-	if len(res.RawCapabilities) > 0 {
-		if err := stdjson.Unmarshal(res.RawCapabilities, &res.Capabilities); err != nil {
-			return newError(KindProtocol, ErrProtocol, "initialize", "", "capabilities: %v", err)
-		}
+	if err := decodeCapabilities(res.RawCapabilities, &res.Capabilities); err != nil {
+		return newError(KindProtocol, ErrProtocol, "initialize", "", "capabilities: %v", err)
 	}
 	s.init = res
 	return s.notify("notifications/initialized", nil)

@@ -83,8 +83,11 @@ func parseEnvelope(d []byte) (*envelope, error) {
 	}
 	if errRaw != nil {
 		var we wireError
-		if err := stdjson.Unmarshal(errRaw, &we); err != nil {
-			return nil, fmt.Errorf("malformed error object: %v", err)
+		if !decodeWireErrorFast(errRaw, &we) {
+			we = wireError{}
+			if err := stdjson.Unmarshal(errRaw, &we); err != nil {
+				return nil, fmt.Errorf("malformed error object: %v", err)
+			}
 		}
 		e.err = &we
 	}

@@ -131,10 +131,8 @@ func (s *Session) discover(ctx context.Context) (*discoverResult, error) {
 // announces list changes.
 func (s *Session) becomeModern(res *discoverResult) error {
 	init := InitializeResult{ProtocolVersion: ProtocolModern, RawCapabilities: res.Capabilities, Instructions: res.Instructions}
-	if len(init.RawCapabilities) > 0 {
-		if err := stdjson.Unmarshal(init.RawCapabilities, &init.Capabilities); err != nil {
-			return newError(KindProtocol, ErrProtocol, "server/discover", "", "capabilities: %v", err)
-		}
+	if err := decodeCapabilities(init.RawCapabilities, &init.Capabilities); err != nil {
+		return newError(KindProtocol, ErrProtocol, "server/discover", "", "capabilities: %v", err)
 	}
 	if si, ok := res.Meta[metaServerInfo]; ok {
 		stdjson.Unmarshal(si, &init.ServerInfo)

@@ -374,3 +374,37 @@ func appendAttachError(b []byte, e *attach.Error) []byte {
 	}
 	return o.close()
 }
+
+// appendInfo writes what info() returns, the handshake's outcome, with the
+// values json.Marshal(bridge.InitializeResult) writes (the page parses it;
+// TestAppendInfo compares the parsed values). By hand because the page
+// asks for it as the host comes up: json.Marshal's reflection was the first
+// and only use of encoding/json's encoder at startup (its functions are
+// compiled by V8 at their first call). An absent capabilities object is {}.
+func appendInfo(b []byte, ir *bridge.InitializeResult) []byte {
+	o := openObj(b)
+	o.str("protocolVersion", ir.ProtocolVersion)
+	if len(ir.RawCapabilities) == 0 {
+		o.raw("capabilities", []byte("{}"))
+	} else {
+		o.raw("capabilities", ir.RawCapabilities)
+	}
+	o.key("serverInfo")
+	si := &ir.ServerInfo
+	w := openObj(o.b)
+	w.str("name", si.Name)
+	w.str("version", si.Version)
+	w.optStr("title", si.Title)
+	w.optStr("description", si.Description)
+	if len(si.Icons) > 0 {
+		icons := make([]attach.Icon, len(si.Icons))
+		for i, ic := range si.Icons {
+			icons[i] = attach.Icon(ic)
+		}
+		w.icons(icons)
+	}
+	w.optStr("websiteUrl", si.WebsiteURL)
+	o.b = w.close()
+	o.optStr("instructions", ir.Instructions)
+	return o.close()
+}

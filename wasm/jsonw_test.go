@@ -245,3 +245,30 @@ func BenchmarkResources(b *testing.B) {
 		b.SetBytes(int64(n))
 	})
 }
+
+// TestAppendInfo: info()'s JSON parses to what json.Marshal writes for the
+// handshake's outcome ({} for absent capabilities).
+func TestAppendInfo(t *testing.T) {
+	for _, ir := range []bridge.InitializeResult{
+		{},
+		{ProtocolVersion: "2025-11-25", RawCapabilities: json.RawMessage(`{ "resources" : {"subscribe":true}, "x":"<&>" }`),
+			ServerInfo: bridge.Implementation{Name: "docs", Version: "1.0"}},
+		{ProtocolVersion: "2026-07-28", RawCapabilities: json.RawMessage(`null`), Instructions: "Use </script> \u2028 ü",
+			ServerInfo: bridge.Implementation{Name: "n\"q", Version: "v", Title: "T", Description: "d", WebsiteURL: "https://x/?a=1&b=2",
+				Icons: []bridge.Icon{{Src: "https://x/i.png", MIMEType: "image/png", Sizes: []string{"48x48", "any"}, Theme: "dark"}, {Src: "data:,"}}}},
+	} {
+		for _, name := range stringCases {
+			ir := ir
+			ir.ServerInfo.Name = name
+			want := ir
+			if len(want.RawCapabilities) == 0 {
+				want.RawCapabilities = json.RawMessage(`{}`)
+			}
+			w, err := json.Marshal(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameJSON(t, appendInfo(nil, &ir), w)
+		}
+	}
+}

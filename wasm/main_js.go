@@ -684,14 +684,7 @@ func toolResultValue(tr *host.ToolResult) js.Value {
 
 func (a *api) info(h *host.Host, _ []js.Value) (js.Value, error) {
 	ir := h.InitializeResult()
-	if len(ir.RawCapabilities) == 0 {
-		ir.RawCapabilities = json.RawMessage(`{}`)
-	}
-	b, err := json.Marshal(ir)
-	if err != nil {
-		return js.Undefined(), err
-	}
-	return js.ValueOf(string(b)), nil
+	return js.ValueOf(jsString(appendInfo(nil, &ir))), nil
 }
 
 // mention(hostID, query, limit, audience) returns the matches as JSON text;
