@@ -56,6 +56,10 @@ check:
 	  echo "FAIL: the wasm module links package regexp (~80 KB brotli; goldmark/extension? use attach/internal/gfm):"; \
 	  GOOS=js GOARCH=wasm $(GO) list -deps -f '{{.ImportPath}}: {{join .Imports " "}}' ./wasm | grep -w regexp | grep -v '^regexp'; exit 1; fi
 	@echo "wasm dependency rule: ok (no regexp in ./wasm)"
+	@if GOOS=js GOARCH=wasm $(GO) list -deps ./wasm | grep -qx 'debug/dwarf'; then \
+	  echo "FAIL: the wasm module links debug/dwarf (its package init runs in every instance; third_party/mimetype/README.mcphost.md):"; \
+	  GOOS=js GOARCH=wasm $(GO) list -deps -f '{{.ImportPath}}: {{join .Imports " "}}' ./wasm | grep -E ' debug/(dwarf|macho|elf|pe)'; exit 1; fi
+	@echo "wasm dependency rule: ok (no debug/dwarf in ./wasm)"
 	@if git grep -l '"syscall/js"' -- '*.go' | grep -v '^wasm/' | grep -v '_js\.go$$'; then \
 	  echo "FAIL: syscall/js imported outside wasm/"; exit 1; fi
 
@@ -63,6 +67,7 @@ MODEL_REPORT := $(or $(TMPDIR),/tmp)/mcphost-model-report.txt
 unit:
 	MCPHOST_MODEL_REPORT=$(MODEL_REPORT) $(GO) test -race -count=1 -timeout 15m ./...
 	cd third_party/goldmark && $(GO) test -count=1 ./...  # the patched goldmark's suite (CommonMark spec) and its matchers
+	cd third_party/mimetype && $(GO) test -count=1 ./...  # the patched mimetype's suite (its testdata) and the lazy tree
 	@cat $(MODEL_REPORT) 2>/dev/null; rm -f $(MODEL_REPORT)
 
 ## e2e: browser and interop tests (node --test, headless Debian chromium via playwright-core)

@@ -34,3 +34,5 @@ require (
 // matchers, so that the wasm module does not link package regexp
 // (third_party/goldmark/README.mcphost.md).
 replace github.com/yuin/goldmark => ./third_party/goldmark
+
+replace github.com/gabriel-vasile/mimetype => ./third_party/mimetype
