@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // A Resource is a resources/list descriptor, as on the wire (2025-11-25).
@@ -393,13 +394,7 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 		return
 	}
 	x.gen++
-	var mask uint64
-	for f := range fs {
-		fs[f] = newField(strs[f])
-		mask |= fs[f].mask
-	}
-	x.masks[i] = mask
-	x.sigs[i] = signatureOf(fs)
+	x.masks[i] = indexFields(fs, &strs, &x.sigs[i])
 	display := fs[fTitle].fold
 	if display == "" {
 		display = fs[fName].fold
@@ -436,7 +431,17 @@ func (x *Index) remove(k entryKey) {
 
 func foldRune(r rune) rune { return unicode.ToLower(r) }
 
+// newField folds s for matching: fold, mask, pairs and word starts.
 func newField(s string) field {
+	var sig signature
+	f := foldField(s)
+	sig.addField(fName, &f)
+	return f
+}
+
+// foldField sets a field's orig, fold, ascii and mask; signature.addField
+// sets the rest.
+func foldField(s string) field {
 	f := field{orig: s, ascii: true}
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -447,32 +452,168 @@ func newField(s string) field {
 	if f.ascii {
 		f.fold = strings.ToLower(s)
 		for i := 0; i < len(f.fold); i++ {
-			f.mask |= charMask(rune(f.fold[i]))
+			f.mask |= asciiMask[f.fold[i]]
 		}
-		f.pairs = pairsOf(f.fold)
-		f.starts = f.wordStarts()
 		return f
 	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s { // invalid bytes decode as U+FFFD, one rune each
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			f.mask |= asciiMask[c]
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:]) // an invalid byte is one U+FFFD
 		fr := foldRune(r)
-		b.WriteRune(fr)
+		b = utf8.AppendRune(b, fr)
 		f.mask |= charMask(fr)
+		i += size
 	}
-	f.fold = b.String()
-	f.pairs = pairsOf(f.fold)
-	f.starts = f.wordStarts()
+	f.fold = unsafe.String(unsafe.SliceData(b), len(b))
 	return f
 }
 
-func (f *field) wordStarts() (m uint64) {
-	for i, r := range f.fold {
-		if f.boundary(i) {
-			m |= charMask(r)
-		}
+// indexFields folds a descriptor's four strings into fs, writes its
+// signature to sig and returns the union of the fields' masks: one pass
+// over each field for its pairs, word starts and word keys together (the
+// listing of 1,000 descriptors spent most of its index time walking every
+// field three times and decoding the rune before each offset).
+func indexFields(fs *[nFields]field, strs *[nFields]string, sig *signature) (mask uint64) {
+	*sig = signature{}
+	for f := range fs {
+		fs[f] = foldField(strs[f])
+		sig.addField(f, &fs[f])
+		mask |= fs[f].mask
+	}
+	return mask
+}
+
+// asciiMask is charMask for each ASCII byte.
+var asciiMask = func() (m [utf8.RuneSelf]uint64) {
+	for c := range m {
+		m[c] = charMask(rune(c))
 	}
 	return m
+}()
+
+// addField sets fl.pairs and fl.starts (fl is folded: foldField) and adds
+// field f's part to the signature: its pairs, word starts, mask, and the
+// keys of each word start (signature's words, and at the field's start its
+// first rune, run and prefix hashes).
+func (s *signature) addField(f int, fl *field) {
+	fold := fl.fold
+	var p256 *pairs256
+	switch f {
+	case fName, fTitle:
+		p256 = &s.ntPairs
+	case fURI:
+		p256 = &s.uriPairs
+	}
+	for i := 1; i < len(fold); i++ {
+		a, b := fold[i-1], fold[i]
+		h := pairBit(a, b)
+		fl.pairs[h>>6] |= 1 << (h & 63)
+		if p256 != nil {
+			h := pair256(a, b)
+			p256[h>>6] |= 1 << (h & 63)
+		} else {
+			h := (uint32(a)<<8 | uint32(b)) * 0x9E3779B1 >> 23
+			s.descPairs[h>>6] |= 1 << (h & 63)
+		}
+	}
+	var starts uint64
+	if fl.ascii {
+		orig := fl.orig
+		for i := 0; i < len(fold); i++ {
+			if i > 0 && isAlnum(fold[i-1]) && !('A' <= orig[i] && orig[i] <= 'Z' && 'a' <= orig[i-1] && orig[i-1] <= 'z') {
+				continue // not a word start (field.boundary)
+			}
+			starts |= asciiMask[fold[i]]
+			s.addWordStart(f, fold, i, true)
+		}
+	} else {
+		prev := rune(0)
+		for i, r := range fold {
+			if i > 0 && (unicode.IsLetter(prev) || unicode.IsDigit(prev)) {
+				prev = r
+				continue // not a word start (field.boundary)
+			}
+			prev = r
+			starts |= charMask(r)
+			s.addWordStart(f, fold, i, false)
+		}
+	}
+	fl.starts = starts
+	switch f {
+	case fName, fTitle:
+		s.starts[0] |= starts
+		s.ntMask |= fl.mask
+	case fURI:
+		s.starts[1] |= starts
+		s.uriMask = fl.mask
+	default:
+		s.starts[2] |= starts
+	}
+}
+
+// addWordStart adds the keys of the word start at byte offset i of field
+// f's fold (ascii: the fold is ASCII).
+func (s *signature) addWordStart(f int, fold string, i int, ascii bool) {
+	var r [4]rune
+	var n, run int
+	if ascii {
+		r = [4]rune{-1, -1, -1, -1}
+		for n < 4 && i+n < len(fold) {
+			r[n] = rune(fold[i+n])
+			n++
+		}
+		for i+run < len(fold) && run < 255 && isAlnum(fold[i+run]) {
+			run++
+		}
+	} else {
+		r, n = runesAt(fold, i)
+		run = runLen(fold, i)
+	}
+	words := s.udWords[:]
+	class := 1
+	if f == fName || f == fTitle {
+		words, class = s.ntWords[:], 0
+	}
+	if i == 0 {
+		s.first[class] |= charMask(r[0])
+		s.run0[f] = uint8(run)
+		for k := 2; k <= n; k++ {
+			s.prefix[f][k-2] = prefixHash(cut(r, k))
+		}
+	}
+	if n < 2 {
+		return
+	}
+	// keyHash of the first two, three and four runes, sharing the runes'
+	// terms (the kind is the only other input). words has 256 or 512 bits.
+	mod := 64*uint32(len(words)) - 1
+	t01 := uint32(r[0])*0x85EBCA77 ^ uint32(r[1])*0xC2B2AE3D
+	const none2, none3 = 0xFFFFFFFF * 0x27D4EB2F & 0xFFFFFFFF, 0xFFFFFFFF * 0x165667B1 & 0xFFFFFFFF // the terms of -1
+	h := mixKey(keyWord, t01^none2^none3) & mod
+	words[h>>6] |= 1 << (h & 63)
+	if n < 3 {
+		return
+	}
+	t2 := uint32(r[2]) * 0x27D4EB2F
+	h = mixKey(keyWord, t01^t2^none3) & mod
+	words[h>>6] |= 1 << (h & 63)
+	if n < 4 {
+		return
+	}
+	t0123 := t01 ^ t2 ^ uint32(r[3])*0x165667B1
+	for c := range lenClass(run) + 1 {
+		h = mixKey(keyWord4+c, t0123) & mod
+		words[h>>6] |= 1 << (h & 63)
+	}
 }
 
 // charMask maps a folded rune to one bit of a 64-bit presence set: a
@@ -1195,7 +1336,12 @@ func runLen(s string, i int) int {
 
 // keyHash hashes a key: its kind and two to four runes (-1 past the end).
 func keyHash(kind int, r [4]rune) uint32 {
-	h := uint32(kind)*0x9E3779B1 ^ uint32(r[0])*0x85EBCA77 ^ uint32(r[1])*0xC2B2AE3D ^ uint32(r[2])*0x27D4EB2F ^ uint32(r[3])*0x165667B1
+	return mixKey(kind, uint32(r[0])*0x85EBCA77^uint32(r[1])*0xC2B2AE3D^uint32(r[2])*0x27D4EB2F^uint32(r[3])*0x165667B1)
+}
+
+// mixKey is keyHash from the runes' terms, xored.
+func mixKey(kind int, terms uint32) uint32 {
+	h := uint32(kind)*0x9E3779B1 ^ terms
 	h ^= h >> 15
 	h *= 0x2C1B3C6D
 	h ^= h >> 12
@@ -1207,7 +1353,6 @@ func keyHash(kind int, r [4]rune) uint32 {
 // prefixHash is keyHash for a field's prefix, never 0.
 func prefixHash(r [4]rune) uint16 { return uint16(keyHash(keyPrefix, r)>>16) | 1 }
 
-func setBit(b []uint64, h uint32)      { k := h % uint32(64*len(b)); b[k>>6] |= 1 << (k & 63) }
 func hasBit(b []uint64, h uint32) bool { k := h % uint32(64*len(b)); return b[k>>6]&(1<<(k&63)) != 0 }
 
 // pairs256 is a 256-bit presence set of adjacent byte pairs, with fewer
@@ -1260,54 +1405,6 @@ func runesAt(s string, i int) (r [4]rune, n int) {
 		i += size
 	}
 	return r, n
-}
-
-func signatureOf(fs *[nFields]field) signature {
-	var s signature
-	for f := range fs {
-		fl := &fs[f]
-		nt := f == fName || f == fTitle
-		words, class := s.udWords[:], 1
-		if nt {
-			words, class = s.ntWords[:], 0
-		}
-		switch f {
-		case fName, fTitle:
-			s.starts[0] |= fl.starts
-			s.ntMask |= fl.mask
-			s.ntPairs.add(fl.fold)
-		case fURI:
-			s.starts[1] |= fl.starts
-			s.uriMask = fl.mask
-			s.uriPairs.add(fl.fold)
-		default:
-			s.starts[2] |= fl.starts
-			s.descPairs.add(fl.fold)
-		}
-		for i, r0 := range fl.fold {
-			if !fl.boundary(i) {
-				continue
-			}
-			r, n := runesAt(fl.fold, i)
-			run := runLen(fl.fold, i)
-			if i == 0 {
-				s.first[class] |= charMask(r0)
-				s.run0[f] = uint8(run)
-				for k := 2; k <= n; k++ {
-					s.prefix[f][k-2] = prefixHash(cut(r, k))
-				}
-			}
-			for k := 2; k <= min(n, 3); k++ {
-				setBit(words, keyHash(keyWord, cut(r, k)))
-			}
-			if n == 4 {
-				for c := range lenClass(run) + 1 {
-					setBit(words, keyHash(keyWord4+c, r))
-				}
-			}
-		}
-	}
-	return s
 }
 
 // cut keeps the first k runes of r.
