@@ -170,9 +170,11 @@ type entryKey struct {
 // what breaks ties. The hot part a query scans (fields, masks) lives in
 // parallel slices so the scan touches little memory.
 type entry struct {
-	key      entryKey
+	key entryKey
+	// res is the descriptor; a template's is kept in a Resource (its
+	// uriTemplate as URI, no size) and given back as a ResourceTemplate:
+	// half the bytes that a listing's growth of entries copies.
 	res      Resource
-	tmpl     ResourceTemplate
 	audience []string
 }
 
@@ -372,7 +374,8 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 	if r != nil {
 		e.res = *r
 	} else {
-		e.tmpl = *t
+		e.res = Resource{URI: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description,
+			MIMEType: t.MIMEType, Icons: t.Icons, Annotations: t.Annotations, Meta: t.Meta}
 	}
 	rk := &x.ranks[i]
 	rk.priority, e.audience = 0.5, nil
@@ -1203,8 +1206,9 @@ func (x *Index) matchOf(c candidate, q *query, buf []int) Match {
 	e := &x.entries[c.idx]
 	m := Match{Score: c.score}
 	if e.key.template {
-		t := e.tmpl
-		m.Template = &t
+		d := &e.res
+		m.Template = &ResourceTemplate{URITemplate: d.URI, Name: d.Name, Title: d.Title, Description: d.Description,
+			MIMEType: d.MIMEType, Icons: d.Icons, Annotations: d.Annotations, Meta: d.Meta}
 	} else {
 		r := e.res
 		m.Resource = &r
