@@ -212,6 +212,10 @@ type Index struct {
 	// (full and strong), reused: what a keystroke allocates decides p99 in
 	// wasm, where a collection marks the whole index.
 	scratch [2]atomic.Pointer[[]int32]
+	// folded: the entries before it have their fields, masks, signatures
+	// and sort names; those from it on were added by AddResourcesLater or
+	// AddTemplatesLater and wait for FoldPending or the next query.
+	folded int
 }
 
 func (x *Index) takeScratch(k int) []int32 {
@@ -282,8 +286,9 @@ func (x *Index) Len() int {
 func (x *Index) AddResources(rs ...Resource) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.foldPending(-1)
 	for i := range rs {
-		x.put(entryKey{id: rs[i].URI}, &rs[i], nil)
+		x.put(entryKey{id: rs[i].URI}, &rs[i], nil, false)
 	}
 }
 
@@ -291,9 +296,64 @@ func (x *Index) AddResources(rs ...Resource) {
 func (x *Index) AddTemplates(ts ...ResourceTemplate) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.foldPending(-1)
 	for i := range ts {
-		x.put(entryKey{template: true, id: ts[i].URITemplate}, nil, &ts[i])
+		x.put(entryKey{template: true, id: ts[i].URITemplate}, nil, &ts[i], false)
 	}
+}
+
+// AddResourcesLater is AddResources without folding the new descriptors
+// for matching yet (most of a listing's cost in the index): they are
+// folded by FoldPending, or by the next Query before it looks at them, so
+// every query answers as after AddResources. A host lists into the index
+// this way and folds when the listing has been handed over.
+func (x *Index) AddResourcesLater(rs ...Resource) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for i := range rs {
+		x.put(entryKey{id: rs[i].URI}, &rs[i], nil, true)
+	}
+}
+
+// AddTemplatesLater is AddResourcesLater for templates.
+func (x *Index) AddTemplatesLater(ts ...ResourceTemplate) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for i := range ts {
+		x.put(entryKey{template: true, id: ts[i].URITemplate}, nil, &ts[i], true)
+	}
+}
+
+// FoldPending folds up to n of the descriptors added later (n < 0: all)
+// and reports how many still wait.
+func (x *Index) FoldPending(n int) (pending int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.foldPending(n)
+	return len(x.entries) - x.folded
+}
+
+// foldPending folds up to n pending entries (n < 0: all).
+func (x *Index) foldPending(n int) {
+	for x.folded < len(x.entries) && n != 0 {
+		x.fold(x.folded)
+		x.folded++
+		n--
+	}
+}
+
+// fold computes entry i's fields, mask, signature and sort name from its
+// descriptor.
+func (x *Index) fold(i int) {
+	d := &x.entries[i].res
+	strs := [nFields]string{d.Name, d.Title, d.URI, d.Description}
+	fs := &x.fields[i]
+	x.masks[i] = indexFields(fs, &strs, &x.sigs[i])
+	display := fs[fTitle].fold
+	if display == "" {
+		display = fs[fName].fold
+	}
+	x.ranks[i].sortName = display
 }
 
 // RemoveResources removes the resources with these URIs; unknown URIs are
@@ -301,6 +361,7 @@ func (x *Index) AddTemplates(ts ...ResourceTemplate) {
 func (x *Index) RemoveResources(uris ...string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.foldPending(-1)
 	for _, u := range uris {
 		x.remove(entryKey{id: u})
 	}
@@ -310,6 +371,7 @@ func (x *Index) RemoveResources(uris ...string) {
 func (x *Index) RemoveTemplates(uriTemplates ...string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.foldPending(-1)
 	for _, u := range uriTemplates {
 		x.remove(entryKey{template: true, id: u})
 	}
@@ -321,10 +383,11 @@ func (x *Index) RemoveTemplates(uriTemplates ...string) {
 func (x *Index) SetResources(rs []Resource) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.foldPending(-1)
 	keep := make(map[string]bool, len(rs))
 	for i := range rs {
 		keep[rs[i].URI] = true
-		x.put(entryKey{id: rs[i].URI}, &rs[i], nil)
+		x.put(entryKey{id: rs[i].URI}, &rs[i], nil, false)
 	}
 	for i := len(x.entries) - 1; i >= 0; i-- {
 		if k := x.entries[i].key; !k.template && !keep[k.id] {
@@ -337,10 +400,11 @@ func (x *Index) SetResources(rs []Resource) {
 func (x *Index) SetTemplates(ts []ResourceTemplate) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.foldPending(-1)
 	keep := make(map[string]bool, len(ts))
 	for i := range ts {
 		keep[ts[i].URITemplate] = true
-		x.put(entryKey{template: true, id: ts[i].URITemplate}, nil, &ts[i])
+		x.put(entryKey{template: true, id: ts[i].URITemplate}, nil, &ts[i], false)
 	}
 	for i := len(x.entries) - 1; i >= 0; i-- {
 		if k := x.entries[i].key; k.template && !keep[k.id] {
@@ -349,7 +413,10 @@ func (x *Index) SetTemplates(ts []ResourceTemplate) {
 	}
 }
 
-func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
+// put adds or replaces one descriptor. A new one (or one still pending) is
+// folded now, or left pending when later: an eager caller folds every
+// pending entry first, so a new entry is then the next to fold.
+func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate, later bool) {
 	var strs [nFields]string
 	var ann *Annotations
 	if r != nil {
@@ -386,8 +453,16 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 		e.audience = ann.Audience
 	}
 	x.maxPriority = max(x.maxPriority, rk.priority)
+	if i >= x.folded {
+		x.gen++
+		if !later {
+			x.fold(i)
+			x.folded = i + 1
+		}
+		return
+	}
 	fs := &x.fields[i]
-	changed := !exists
+	changed := false
 	for f := range fs {
 		if fs[f].orig != strs[f] {
 			changed = true
@@ -397,12 +472,7 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 		return
 	}
 	x.gen++
-	x.masks[i] = indexFields(fs, &strs, &x.sigs[i])
-	display := fs[fTitle].fold
-	if display == "" {
-		display = fs[fName].fold
-	}
-	rk.sortName = display
+	x.fold(i)
 }
 
 func (x *Index) remove(k entryKey) {
@@ -410,6 +480,7 @@ func (x *Index) remove(k entryKey) {
 	if !ok {
 		return
 	}
+	x.foldPending(-1) // the last entry may move below folded
 	x.gen++
 	last := len(x.entries) - 1
 	if i != last {
@@ -429,6 +500,7 @@ func (x *Index) remove(k entryKey) {
 	x.sigs = x.sigs[:last]
 	x.ranks[last] = rankKey{}
 	x.ranks = x.ranks[:last]
+	x.folded = last
 	delete(x.byKey, k)
 }
 
@@ -941,6 +1013,14 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 	qq := newQuery(q)
 	buf := make([]int, len(qq.runes))
 	x.mu.RLock()
+	for x.folded < len(x.entries) {
+		// Descriptors added later: fold them first.
+		x.mu.RUnlock()
+		x.mu.Lock()
+		x.foldPending(-1)
+		x.mu.Unlock()
+		x.mu.RLock()
+	}
 	defer x.mu.RUnlock()
 
 	empty := len(qq.runes) == 0
