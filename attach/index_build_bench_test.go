@@ -15,3 +15,18 @@ func BenchmarkIndexListing(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIndexListingLater is BenchmarkIndexListing with the pages added
+// later (what the listing itself pays) and then folded in pieces.
+func BenchmarkIndexListingLater(b *testing.B) {
+	rs := benchPeerResources(1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		x := NewIndex()
+		for off := 0; off < len(rs); off += 100 {
+			x.AddResourcesLater(rs[off : off+100]...)
+		}
+		for x.FoldPending(500) > 0 {
+		}
+	}
+}
