@@ -267,26 +267,35 @@ func (h *Host) listOnce(replace bool) {
 	}
 }
 
-// The picker index is folded in pieces of foldPiece descriptors, foldPause
-// apart.
+// The picker index is folded foldDelay after the listing ends, in pieces of
+// foldPiece descriptors foldPause apart.
 const (
+	foldDelay = 50 * time.Millisecond
 	foldPiece = 500
 	foldPause = time.Millisecond
 )
 
 // foldLater folds what the listing added to the picker index unfolded
-// (AddResourcesLater), once the listing has been handed over, in pieces
-// with a pause before each. In the page Go holds the thread while it runs:
-// folded page by page inside the listing, the bench's 1,000 descriptors
-// delayed resources() and the listing's end by their whole fold. A query
-// that comes first folds what still waits itself, so it answers the same.
+// (AddResourcesLater) once the listing has been handed over, in pieces. In
+// the page Go holds the thread while it runs: folded page by page inside
+// the listing, the bench's 1,000 descriptors delayed resources() and the
+// listing's end by their whole fold. The first piece waits foldDelay, not
+// a millisecond: a timer that is due while resources() still writes its
+// answer runs before that answer reaches the page. A query that comes
+// first folds what still waits itself, so it answers the same.
 func (h *Host) foldLater() {
 	h.goRun(func() {
-		for h.ctx.Err() == nil {
-			time.Sleep(foldPause)
+		pause := foldDelay
+		for {
+			select {
+			case <-h.ctx.Done():
+				return
+			case <-time.After(pause):
+			}
 			if h.index.FoldPending(foldPiece) == 0 {
 				return
 			}
+			pause = foldPause
 		}
 	})
 }
