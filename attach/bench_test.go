@@ -214,6 +214,17 @@ func benchTyped() []string {
 // benchPeerIndex is exactly bench/peer's descriptor set for n (same
 // generator, seed and draws), what the browser bench's mention rows query.
 func benchPeerIndex(n int) *Index {
+	rs := benchPeerResources(n)
+	x := NewIndex()
+	for off := 0; off < n; off += 1000 { // listed page by page, as a host does
+		x.AddResources(rs[off:min(off+1000, n)]...)
+	}
+	return x
+}
+
+// benchPeerResources returns the n descriptors bench/peer lists (the same
+// vocabulary and shapes, seeded the same way).
+func benchPeerResources(n int) []Resource {
 	teams := []string{"payments", "platform", "support", "identity", "growth", "data", "security", "mobile", "infra", "legal", "finance", "sales"}
 	kinds := []string{"runbook", "policy", "onboarding", "design", "postmortem", "reference", "howto", "adr", "faq", "meeting"}
 	words := []string{"deploy", "rollback", "incident", "kubernetes", "database", "migration", "latency", "budget",
@@ -247,11 +258,7 @@ func benchPeerIndex(n int) *Index {
 			Description: "The " + team + " team's " + kind + " on " + strings.Join(desc, " ") + ".",
 			MIMEType:    "text/markdown", Size: &size}
 	}
-	x := NewIndex()
-	for off := 0; off < n; off += 1000 { // listed page by page, as a host does
-		x.AddResources(rs[off:min(off+1000, n)]...)
-	}
-	return x
+	return rs
 }
 
 // BenchmarkMentionTyped is the browser bench's mention row natively: the

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // A Resource is a resources/list descriptor, as on the wire (2025-11-25).
@@ -169,9 +170,11 @@ type entryKey struct {
 // what breaks ties. The hot part a query scans (fields, masks) lives in
 // parallel slices so the scan touches little memory.
 type entry struct {
-	key      entryKey
+	key entryKey
+	// res is the descriptor; a template's is kept in a Resource (its
+	// uriTemplate as URI, no size) and given back as a ResourceTemplate:
+	// half the bytes that a listing's growth of entries copies.
 	res      Resource
-	tmpl     ResourceTemplate
 	audience []string
 }
 
@@ -209,6 +212,10 @@ type Index struct {
 	// (full and strong), reused: what a keystroke allocates decides p99 in
 	// wasm, where a collection marks the whole index.
 	scratch [2]atomic.Pointer[[]int32]
+	// folded: the entries before it have their fields, masks, signatures
+	// and sort names; those from it on were added by AddResourcesLater or
+	// AddTemplatesLater and wait for FoldPending or the next query.
+	folded int
 }
 
 func (x *Index) takeScratch(k int) []int32 {
@@ -279,8 +286,9 @@ func (x *Index) Len() int {
 func (x *Index) AddResources(rs ...Resource) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.foldPending(-1)
 	for i := range rs {
-		x.put(entryKey{id: rs[i].URI}, &rs[i], nil)
+		x.put(entryKey{id: rs[i].URI}, &rs[i], nil, false)
 	}
 }
 
@@ -288,9 +296,64 @@ func (x *Index) AddResources(rs ...Resource) {
 func (x *Index) AddTemplates(ts ...ResourceTemplate) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.foldPending(-1)
 	for i := range ts {
-		x.put(entryKey{template: true, id: ts[i].URITemplate}, nil, &ts[i])
+		x.put(entryKey{template: true, id: ts[i].URITemplate}, nil, &ts[i], false)
 	}
+}
+
+// AddResourcesLater is AddResources without folding the new descriptors
+// for matching yet (most of a listing's cost in the index): they are
+// folded by FoldPending, or by the next Query before it looks at them, so
+// every query answers as after AddResources. A host lists into the index
+// this way and folds when the listing has been handed over.
+func (x *Index) AddResourcesLater(rs ...Resource) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for i := range rs {
+		x.put(entryKey{id: rs[i].URI}, &rs[i], nil, true)
+	}
+}
+
+// AddTemplatesLater is AddResourcesLater for templates.
+func (x *Index) AddTemplatesLater(ts ...ResourceTemplate) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for i := range ts {
+		x.put(entryKey{template: true, id: ts[i].URITemplate}, nil, &ts[i], true)
+	}
+}
+
+// FoldPending folds up to n of the descriptors added later (n < 0: all)
+// and reports how many still wait.
+func (x *Index) FoldPending(n int) (pending int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.foldPending(n)
+	return len(x.entries) - x.folded
+}
+
+// foldPending folds up to n pending entries (n < 0: all).
+func (x *Index) foldPending(n int) {
+	for x.folded < len(x.entries) && n != 0 {
+		x.fold(x.folded)
+		x.folded++
+		n--
+	}
+}
+
+// fold computes entry i's fields, mask, signature and sort name from its
+// descriptor.
+func (x *Index) fold(i int) {
+	d := &x.entries[i].res
+	strs := [nFields]string{d.Name, d.Title, d.URI, d.Description}
+	fs := &x.fields[i]
+	x.masks[i] = indexFields(fs, &strs, &x.sigs[i])
+	display := fs[fTitle].fold
+	if display == "" {
+		display = fs[fName].fold
+	}
+	x.ranks[i].sortName = display
 }
 
 // RemoveResources removes the resources with these URIs; unknown URIs are
@@ -298,6 +361,7 @@ func (x *Index) AddTemplates(ts ...ResourceTemplate) {
 func (x *Index) RemoveResources(uris ...string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.foldPending(-1)
 	for _, u := range uris {
 		x.remove(entryKey{id: u})
 	}
@@ -307,6 +371,7 @@ func (x *Index) RemoveResources(uris ...string) {
 func (x *Index) RemoveTemplates(uriTemplates ...string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.foldPending(-1)
 	for _, u := range uriTemplates {
 		x.remove(entryKey{template: true, id: u})
 	}
@@ -318,10 +383,11 @@ func (x *Index) RemoveTemplates(uriTemplates ...string) {
 func (x *Index) SetResources(rs []Resource) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.foldPending(-1)
 	keep := make(map[string]bool, len(rs))
 	for i := range rs {
 		keep[rs[i].URI] = true
-		x.put(entryKey{id: rs[i].URI}, &rs[i], nil)
+		x.put(entryKey{id: rs[i].URI}, &rs[i], nil, false)
 	}
 	for i := len(x.entries) - 1; i >= 0; i-- {
 		if k := x.entries[i].key; !k.template && !keep[k.id] {
@@ -334,10 +400,11 @@ func (x *Index) SetResources(rs []Resource) {
 func (x *Index) SetTemplates(ts []ResourceTemplate) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.foldPending(-1)
 	keep := make(map[string]bool, len(ts))
 	for i := range ts {
 		keep[ts[i].URITemplate] = true
-		x.put(entryKey{template: true, id: ts[i].URITemplate}, nil, &ts[i])
+		x.put(entryKey{template: true, id: ts[i].URITemplate}, nil, &ts[i], false)
 	}
 	for i := len(x.entries) - 1; i >= 0; i-- {
 		if k := x.entries[i].key; k.template && !keep[k.id] {
@@ -346,7 +413,10 @@ func (x *Index) SetTemplates(ts []ResourceTemplate) {
 	}
 }
 
-func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
+// put adds or replaces one descriptor. A new one (or one still pending) is
+// folded now, or left pending when later: an eager caller folds every
+// pending entry first, so a new entry is then the next to fold.
+func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate, later bool) {
 	var strs [nFields]string
 	var ann *Annotations
 	if r != nil {
@@ -371,7 +441,8 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 	if r != nil {
 		e.res = *r
 	} else {
-		e.tmpl = *t
+		e.res = Resource{URI: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description,
+			MIMEType: t.MIMEType, Icons: t.Icons, Annotations: t.Annotations, Meta: t.Meta}
 	}
 	rk := &x.ranks[i]
 	rk.priority, e.audience = 0.5, nil
@@ -382,8 +453,16 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 		e.audience = ann.Audience
 	}
 	x.maxPriority = max(x.maxPriority, rk.priority)
+	if i >= x.folded {
+		x.gen++
+		if !later {
+			x.fold(i)
+			x.folded = i + 1
+		}
+		return
+	}
 	fs := &x.fields[i]
-	changed := !exists
+	changed := false
 	for f := range fs {
 		if fs[f].orig != strs[f] {
 			changed = true
@@ -393,18 +472,7 @@ func (x *Index) put(k entryKey, r *Resource, t *ResourceTemplate) {
 		return
 	}
 	x.gen++
-	var mask uint64
-	for f := range fs {
-		fs[f] = newField(strs[f])
-		mask |= fs[f].mask
-	}
-	x.masks[i] = mask
-	x.sigs[i] = signatureOf(fs)
-	display := fs[fTitle].fold
-	if display == "" {
-		display = fs[fName].fold
-	}
-	rk.sortName = display
+	x.fold(i)
 }
 
 func (x *Index) remove(k entryKey) {
@@ -412,6 +480,7 @@ func (x *Index) remove(k entryKey) {
 	if !ok {
 		return
 	}
+	x.foldPending(-1) // the last entry may move below folded
 	x.gen++
 	last := len(x.entries) - 1
 	if i != last {
@@ -431,12 +500,23 @@ func (x *Index) remove(k entryKey) {
 	x.sigs = x.sigs[:last]
 	x.ranks[last] = rankKey{}
 	x.ranks = x.ranks[:last]
+	x.folded = last
 	delete(x.byKey, k)
 }
 
 func foldRune(r rune) rune { return unicode.ToLower(r) }
 
+// newField folds s for matching: fold, mask, pairs and word starts.
 func newField(s string) field {
+	var sig signature
+	f := foldField(s)
+	sig.addField(fName, &f)
+	return f
+}
+
+// foldField sets a field's orig, fold, ascii and mask; signature.addField
+// sets the rest.
+func foldField(s string) field {
 	f := field{orig: s, ascii: true}
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -447,32 +527,168 @@ func newField(s string) field {
 	if f.ascii {
 		f.fold = strings.ToLower(s)
 		for i := 0; i < len(f.fold); i++ {
-			f.mask |= charMask(rune(f.fold[i]))
+			f.mask |= asciiMask[f.fold[i]]
 		}
-		f.pairs = pairsOf(f.fold)
-		f.starts = f.wordStarts()
 		return f
 	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s { // invalid bytes decode as U+FFFD, one rune each
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			f.mask |= asciiMask[c]
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:]) // an invalid byte is one U+FFFD
 		fr := foldRune(r)
-		b.WriteRune(fr)
+		b = utf8.AppendRune(b, fr)
 		f.mask |= charMask(fr)
+		i += size
 	}
-	f.fold = b.String()
-	f.pairs = pairsOf(f.fold)
-	f.starts = f.wordStarts()
+	f.fold = unsafe.String(unsafe.SliceData(b), len(b))
 	return f
 }
 
-func (f *field) wordStarts() (m uint64) {
-	for i, r := range f.fold {
-		if f.boundary(i) {
-			m |= charMask(r)
-		}
+// indexFields folds a descriptor's four strings into fs, writes its
+// signature to sig and returns the union of the fields' masks: one pass
+// over each field for its pairs, word starts and word keys together (the
+// listing of 1,000 descriptors spent most of its index time walking every
+// field three times and decoding the rune before each offset).
+func indexFields(fs *[nFields]field, strs *[nFields]string, sig *signature) (mask uint64) {
+	*sig = signature{}
+	for f := range fs {
+		fs[f] = foldField(strs[f])
+		sig.addField(f, &fs[f])
+		mask |= fs[f].mask
+	}
+	return mask
+}
+
+// asciiMask is charMask for each ASCII byte.
+var asciiMask = func() (m [utf8.RuneSelf]uint64) {
+	for c := range m {
+		m[c] = charMask(rune(c))
 	}
 	return m
+}()
+
+// addField sets fl.pairs and fl.starts (fl is folded: foldField) and adds
+// field f's part to the signature: its pairs, word starts, mask, and the
+// keys of each word start (signature's words, and at the field's start its
+// first rune, run and prefix hashes).
+func (s *signature) addField(f int, fl *field) {
+	fold := fl.fold
+	var p256 *pairs256
+	switch f {
+	case fName, fTitle:
+		p256 = &s.ntPairs
+	case fURI:
+		p256 = &s.uriPairs
+	}
+	for i := 1; i < len(fold); i++ {
+		a, b := fold[i-1], fold[i]
+		h := pairBit(a, b)
+		fl.pairs[h>>6] |= 1 << (h & 63)
+		if p256 != nil {
+			h := pair256(a, b)
+			p256[h>>6] |= 1 << (h & 63)
+		} else {
+			h := (uint32(a)<<8 | uint32(b)) * 0x9E3779B1 >> 23
+			s.descPairs[h>>6] |= 1 << (h & 63)
+		}
+	}
+	var starts uint64
+	if fl.ascii {
+		orig := fl.orig
+		for i := 0; i < len(fold); i++ {
+			if i > 0 && isAlnum(fold[i-1]) && !('A' <= orig[i] && orig[i] <= 'Z' && 'a' <= orig[i-1] && orig[i-1] <= 'z') {
+				continue // not a word start (field.boundary)
+			}
+			starts |= asciiMask[fold[i]]
+			s.addWordStart(f, fold, i, true)
+		}
+	} else {
+		prev := rune(0)
+		for i, r := range fold {
+			if i > 0 && (unicode.IsLetter(prev) || unicode.IsDigit(prev)) {
+				prev = r
+				continue // not a word start (field.boundary)
+			}
+			prev = r
+			starts |= charMask(r)
+			s.addWordStart(f, fold, i, false)
+		}
+	}
+	fl.starts = starts
+	switch f {
+	case fName, fTitle:
+		s.starts[0] |= starts
+		s.ntMask |= fl.mask
+	case fURI:
+		s.starts[1] |= starts
+		s.uriMask = fl.mask
+	default:
+		s.starts[2] |= starts
+	}
+}
+
+// addWordStart adds the keys of the word start at byte offset i of field
+// f's fold (ascii: the fold is ASCII).
+func (s *signature) addWordStart(f int, fold string, i int, ascii bool) {
+	var r [4]rune
+	var n, run int
+	if ascii {
+		r = [4]rune{-1, -1, -1, -1}
+		for n < 4 && i+n < len(fold) {
+			r[n] = rune(fold[i+n])
+			n++
+		}
+		for i+run < len(fold) && run < 255 && isAlnum(fold[i+run]) {
+			run++
+		}
+	} else {
+		r, n = runesAt(fold, i)
+		run = runLen(fold, i)
+	}
+	words := s.udWords[:]
+	class := 1
+	if f == fName || f == fTitle {
+		words, class = s.ntWords[:], 0
+	}
+	if i == 0 {
+		s.first[class] |= charMask(r[0])
+		s.run0[f] = uint8(run)
+		for k := 2; k <= n; k++ {
+			s.prefix[f][k-2] = prefixHash(cut(r, k))
+		}
+	}
+	if n < 2 {
+		return
+	}
+	// keyHash of the first two, three and four runes, sharing the runes'
+	// terms (the kind is the only other input). words has 256 or 512 bits.
+	mod := 64*uint32(len(words)) - 1
+	t01 := uint32(r[0])*0x85EBCA77 ^ uint32(r[1])*0xC2B2AE3D
+	const none2, none3 = 0xFFFFFFFF * 0x27D4EB2F & 0xFFFFFFFF, 0xFFFFFFFF * 0x165667B1 & 0xFFFFFFFF // the terms of -1
+	h := mixKey(keyWord, t01^none2^none3) & mod
+	words[h>>6] |= 1 << (h & 63)
+	if n < 3 {
+		return
+	}
+	t2 := uint32(r[2]) * 0x27D4EB2F
+	h = mixKey(keyWord, t01^t2^none3) & mod
+	words[h>>6] |= 1 << (h & 63)
+	if n < 4 {
+		return
+	}
+	t0123 := t01 ^ t2 ^ uint32(r[3])*0x165667B1
+	for c := range lenClass(run) + 1 {
+		h = mixKey(keyWord4+c, t0123) & mod
+		words[h>>6] |= 1 << (h & 63)
+	}
 }
 
 // charMask maps a folded rune to one bit of a 64-bit presence set: a
@@ -797,6 +1013,14 @@ func (x *Index) Query(q string, opts QueryOptions) []Match {
 	qq := newQuery(q)
 	buf := make([]int, len(qq.runes))
 	x.mu.RLock()
+	for x.folded < len(x.entries) {
+		// Descriptors added later: fold them first.
+		x.mu.RUnlock()
+		x.mu.Lock()
+		x.foldPending(-1)
+		x.mu.Unlock()
+		x.mu.RLock()
+	}
 	defer x.mu.RUnlock()
 
 	empty := len(qq.runes) == 0
@@ -1062,8 +1286,9 @@ func (x *Index) matchOf(c candidate, q *query, buf []int) Match {
 	e := &x.entries[c.idx]
 	m := Match{Score: c.score}
 	if e.key.template {
-		t := e.tmpl
-		m.Template = &t
+		d := &e.res
+		m.Template = &ResourceTemplate{URITemplate: d.URI, Name: d.Name, Title: d.Title, Description: d.Description,
+			MIMEType: d.MIMEType, Icons: d.Icons, Annotations: d.Annotations, Meta: d.Meta}
 	} else {
 		r := e.res
 		m.Resource = &r
@@ -1195,7 +1420,12 @@ func runLen(s string, i int) int {
 
 // keyHash hashes a key: its kind and two to four runes (-1 past the end).
 func keyHash(kind int, r [4]rune) uint32 {
-	h := uint32(kind)*0x9E3779B1 ^ uint32(r[0])*0x85EBCA77 ^ uint32(r[1])*0xC2B2AE3D ^ uint32(r[2])*0x27D4EB2F ^ uint32(r[3])*0x165667B1
+	return mixKey(kind, uint32(r[0])*0x85EBCA77^uint32(r[1])*0xC2B2AE3D^uint32(r[2])*0x27D4EB2F^uint32(r[3])*0x165667B1)
+}
+
+// mixKey is keyHash from the runes' terms, xored.
+func mixKey(kind int, terms uint32) uint32 {
+	h := uint32(kind)*0x9E3779B1 ^ terms
 	h ^= h >> 15
 	h *= 0x2C1B3C6D
 	h ^= h >> 12
@@ -1207,7 +1437,6 @@ func keyHash(kind int, r [4]rune) uint32 {
 // prefixHash is keyHash for a field's prefix, never 0.
 func prefixHash(r [4]rune) uint16 { return uint16(keyHash(keyPrefix, r)>>16) | 1 }
 
-func setBit(b []uint64, h uint32)      { k := h % uint32(64*len(b)); b[k>>6] |= 1 << (k & 63) }
 func hasBit(b []uint64, h uint32) bool { k := h % uint32(64*len(b)); return b[k>>6]&(1<<(k&63)) != 0 }
 
 // pairs256 is a 256-bit presence set of adjacent byte pairs, with fewer
@@ -1260,54 +1489,6 @@ func runesAt(s string, i int) (r [4]rune, n int) {
 		i += size
 	}
 	return r, n
-}
-
-func signatureOf(fs *[nFields]field) signature {
-	var s signature
-	for f := range fs {
-		fl := &fs[f]
-		nt := f == fName || f == fTitle
-		words, class := s.udWords[:], 1
-		if nt {
-			words, class = s.ntWords[:], 0
-		}
-		switch f {
-		case fName, fTitle:
-			s.starts[0] |= fl.starts
-			s.ntMask |= fl.mask
-			s.ntPairs.add(fl.fold)
-		case fURI:
-			s.starts[1] |= fl.starts
-			s.uriMask = fl.mask
-			s.uriPairs.add(fl.fold)
-		default:
-			s.starts[2] |= fl.starts
-			s.descPairs.add(fl.fold)
-		}
-		for i, r0 := range fl.fold {
-			if !fl.boundary(i) {
-				continue
-			}
-			r, n := runesAt(fl.fold, i)
-			run := runLen(fl.fold, i)
-			if i == 0 {
-				s.first[class] |= charMask(r0)
-				s.run0[f] = uint8(run)
-				for k := 2; k <= n; k++ {
-					s.prefix[f][k-2] = prefixHash(cut(r, k))
-				}
-			}
-			for k := 2; k <= min(n, 3); k++ {
-				setBit(words, keyHash(keyWord, cut(r, k)))
-			}
-			if n == 4 {
-				for c := range lenClass(run) + 1 {
-					setBit(words, keyHash(keyWord4+c, r))
-				}
-			}
-		}
-	}
-	return s
 }
 
 // cut keeps the first k runes of r.

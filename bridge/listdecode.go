@@ -16,33 +16,95 @@ import (
 // links: ~135 KB brotli with go-sdk's jsonrpc), this path — see
 // BenchmarkListPageDecode.
 
-// scanPage finds the item array and the raw nextCursor of a list result. ok
-// is false when the result is not a plain object of that shape; the caller
-// then uses encoding/json, which reports what is wrong.
-func scanPage(raw []byte, field string) (items, cursor []byte, ok bool) {
+// scanPage finds the item array, the bounds of its items and the raw
+// nextCursor of a list result, validating the whole result in one pass
+// (the items are not scanned again to be found). ok is false when the
+// result is not a plain object of that shape; the caller then uses
+// encoding/json, which reports what is wrong.
+func scanPage(raw []byte, field string) (items [][]byte, array, cursor []byte, ok bool) {
 	i := skipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	odd := false
-	end, err := scanObject(raw, i, 1, func(k []byte, vs, ve int) error {
-		switch {
-		case keyIs(k, field):
-			items = raw[vs:ve]
-		case keyIs(k, "nextCursor"):
-			cursor = raw[vs:ve]
-		case hasEscape(k) || foldsTo(k, field, "nextCursor"):
-			odd = true // encoding/json would match it; let it decide
+	end, err := scanMembers(raw, i, func(k []byte, vs int) (int, error) {
+		if !keyIs(k, field) || raw[vs] != '[' {
+			ve, err := skipValue(raw, vs, 1)
+			switch {
+			case err != nil:
+			case keyIs(k, field):
+				array = raw[vs:ve] // not an array: refused below
+			case keyIs(k, "nextCursor"):
+				cursor = raw[vs:ve]
+			case hasEscape(k) || foldsTo(k, field, "nextCursor"):
+				odd = true // encoding/json would match it; let it decide
+			}
+			return ve, err
 		}
-		return nil
+		// The item array (the last one counts, as in encoding/json):
+		// skipValue's scanArray at its depth, keeping each item's bounds.
+		items = items[:0]
+		ve, err := scanArray(raw, vs, 2, func(_, s, e int) error {
+			items = append(items, raw[s:e])
+			return nil
+		})
+		if err == nil {
+			array = raw[vs:ve]
+		}
+		return ve, err
 	})
-	if err != nil || odd || checkEnd(raw, end) != nil || len(items) == 0 || items[0] != '[' {
-		return nil, nil, false
+	if err != nil || odd || checkEnd(raw, end) != nil || len(array) == 0 || array[0] != '[' {
+		return nil, nil, nil, false
 	}
 	if cursor != nil && string(cursor) == "null" {
 		cursor = nil
 	}
-	return items, cursor, true
+	return items, array, cursor, true
+}
+
+// scanMembers is scanObject for a caller that scans each member's value
+// itself: value gets the raw key and where the value starts, and returns
+// where it ends (scanObject(d, i, 1, fn) when value is skipValue(d, vs, 1)).
+func scanMembers(d []byte, i int, value func(key []byte, vs int) (int, error)) (int, error) {
+	i = skipWS(d, i+1)
+	if i < len(d) && d[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		i = skipWS(d, i)
+		if i >= len(d) || d[i] != '"' {
+			return 0, errSyntax
+		}
+		ke, _, err := scanString(d, i)
+		if err != nil {
+			return 0, err
+		}
+		key := d[i:ke]
+		i = skipWS(d, ke)
+		if i >= len(d) || d[i] != ':' {
+			return 0, errSyntax
+		}
+		vs := skipWS(d, i+1)
+		if vs >= len(d) {
+			return 0, errSyntax
+		}
+		ve, err := value(key, vs)
+		if err != nil {
+			return 0, err
+		}
+		i = skipWS(d, ve)
+		if i >= len(d) {
+			return 0, errSyntax
+		}
+		switch d[i] {
+		case ',':
+			i++
+		case '}':
+			return i + 1, nil
+		default:
+			return 0, errSyntax
+		}
+	}
 }
 
 // foldsTo reports whether the raw key k equals one of names ignoring case

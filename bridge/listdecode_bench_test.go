@@ -53,11 +53,11 @@ func BenchmarkListPageDecode(b *testing.B) {
 	b.Run("fast", func(b *testing.B) {
 		b.SetBytes(int64(len(raw)))
 		for b.Loop() {
-			array, _, ok := scanPage(raw, "resources")
+			items, array, _, ok := scanPage(raw, "resources")
 			if !ok {
 				b.Fatal("not the plain shape")
 			}
-			good, bad := decodePage(array, "resources/list", 1, validResource)
+			good, bad := decodePage(array, items, "resources/list", 1, validResource)
 			if len(good) != 100 || bad != nil {
 				b.Fatal(bad)
 			}

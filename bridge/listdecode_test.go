@@ -35,17 +35,39 @@ func normMeta(m json.RawMessage) json.RawMessage {
 }
 
 func checkPage(t *testing.T, raw []byte) {
-	if array, _, ok := scanPage(raw, "resources"); ok {
-		samePage(t, raw, array, validResource, func(r *Resource) *json.RawMessage { return &r.Meta })
+	if items, array, _, ok := scanPage(raw, "resources"); ok {
+		sameItems(t, raw, array, items)
+		samePage(t, raw, array, items, validResource, func(r *Resource) *json.RawMessage { return &r.Meta })
 	}
-	if array, _, ok := scanPage(raw, "resourceTemplates"); ok {
-		samePage(t, raw, array, validTemplate, func(r *ResourceTemplate) *json.RawMessage { return &r.Meta })
+	if items, array, _, ok := scanPage(raw, "resourceTemplates"); ok {
+		sameItems(t, raw, array, items)
+		samePage(t, raw, array, items, validTemplate, func(r *ResourceTemplate) *json.RawMessage { return &r.Meta })
+	}
+}
+
+// sameItems fails unless the items scanPage kept are the array's items.
+func sameItems(t *testing.T, raw, array []byte, items [][]byte) {
+	t.Helper()
+	var want [][]byte
+	if _, err := scanArray(array, 0, 1, func(_, vs, ve int) error {
+		want = append(want, array[vs:ve])
+		return nil
+	}); err != nil {
+		t.Fatalf("page %s: scanPage kept an array the scanner refuses: %v", raw, err)
+	}
+	if len(items) != len(want) {
+		t.Fatalf("page %s: scanPage kept %d items, the array has %d", raw, len(items), len(want))
+	}
+	for i := range want {
+		if string(items[i]) != string(want[i]) {
+			t.Fatalf("page %s: item %d is %s, want %s", raw, i, items[i], want[i])
+		}
 	}
 }
 
 // samePage fails when the fast path and encoding/json disagree on a page.
-func samePage[T any](t *testing.T, raw, array []byte, valid func(*T) error, meta func(*T) *json.RawMessage) {
-	good, bad := decodePage(array, "list", 1, valid)
+func samePage[T any](t *testing.T, raw, array []byte, items [][]byte, valid func(*T) error, meta func(*T) *json.RawMessage) {
+	good, bad := decodePage(array, items, "list", 1, valid)
 	want, wantBad := slowPage(t, array, valid)
 	for _, s := range [][]T{good, want} {
 		for i := range s {
@@ -83,6 +105,12 @@ func TestListPageFastPath(t *testing.T) {
 		`{"resources":[{"uri":"","name":"missing uri"},{"uri":"a://x"},7,null,"s"]}`,
 		`{"resourceTemplates":[{"uriTemplate":"a://{x}","name":"t","mimeType":"text/plain"},{"uriTemplate":"","name":"bad"}]}`,
 		`{"resources":[{"uri":"a://1","name":"n","unknown":{"deep":[[[1]]]}}]}`,
+		`{"resources":[{"uri":"a://first","name":"n"}],"resources":[{"uri":"a://last","name":"n"},{"uri":"a://2","name":"m"}]}`,
+		`{"resources":[{"uri":"a://first","name":"n"}],"resources":[]}`,
+		`{"resources":[{"uri":"a://first","name":"n"}],"resources":{"uri":"a://obj"}}`,
+		`{"resources":"x","resources":[{"uri":"a://arr","name":"n"}]}`,
+		`{"resources": [ ] , "nextCursor" : null }`,
+		`{"resources":[{"uri":"a://1","name":"n"}],"resources":`,
 	} {
 		t.Run(page, func(t *testing.T) { checkPage(t, []byte(page)) })
 	}

@@ -127,7 +127,7 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 			out.Truncated = true
 			return out, newError(KindLimit, nil, method, "", "stopped after %d bytes of pages (the bound is %d); returning the %d entries gathered", bytesRead, s.o.MaxListBytes, len(out.Items))
 		}
-		array, rawCursor, fast := scanPage(raw, field)
+		items, array, rawCursor, fast := scanPage(raw, field)
 		if !fast {
 			// Not the plain shape: encoding/json decides, and names what is wrong.
 			var fields map[string]stdjson.RawMessage
@@ -143,7 +143,7 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 				out.Truncated = true
 				return out, newError(KindProtocol, ErrProtocol, method, "", "%q is not an array: %v", field, err)
 			}
-			array, rawCursor = fields[field], fields["nextCursor"]
+			array, rawCursor, items = fields[field], fields["nextCursor"], nil
 			if string(rawCursor) == "null" {
 				rawCursor = nil
 			}
@@ -164,7 +164,7 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 			out.TTL, out.CacheScope = m.ttl, m.cacheScope
 		}
 		out.Pages++
-		good, bad := decodePage(array, method, out.Pages, valid)
+		good, bad := decodePage(array, items, method, out.Pages, valid)
 		if room := s.o.MaxDescriptors - len(out.Items); len(good) > room {
 			good = good[:max(room, 0)]
 			out.Items = append(out.Items, good...)
@@ -381,13 +381,15 @@ func (s *Session) CallTool(ctx context.Context, name string, args any) (stdjson.
 // ones. Resources and templates take the fast path entry by entry; other
 // types are decoded in one encoding/json call (under wasm 4-5× faster than
 // item by item), and item by item only when that fails, to find and skip
-// the malformed entries.
-func decodePage[T any](array []byte, method string, page int, valid func(*T) error) (good []T, bad []error) {
-	var items [][]byte
-	scanArray(array, 0, 1, func(_ int, vs, ve int) error { // validated already
-		items = append(items, array[vs:ve])
-		return nil
-	})
+// the malformed entries. items are the array's items when scanPage found
+// them (nil: found here).
+func decodePage[T any](array []byte, items [][]byte, method string, page int, valid func(*T) error) (good []T, bad []error) {
+	if items == nil {
+		scanArray(array, 0, 1, func(_ int, vs, ve int) error { // validated already
+			items = append(items, array[vs:ve])
+			return nil
+		})
+	}
 	good = make([]T, 0, len(items))
 	if !hasFastItem[T]() {
 		if stdjson.Unmarshal(array, &good) == nil && len(good) == len(items) {

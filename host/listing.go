@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/mcphost/mcphost/attach"
 	"github.com/mcphost/mcphost/bridge"
@@ -185,7 +186,7 @@ func (h *Host) listOnce(replace bool) {
 				for i, t := range page {
 					ts[i] = toAttachTemplate(t)
 				}
-				h.index.AddTemplates(ts...)
+				h.index.AddTemplatesLater(ts...)
 			}
 			pm.Lock()
 			defer pm.Unlock()
@@ -214,7 +215,7 @@ func (h *Host) listOnce(replace bool) {
 				for i, r := range page {
 					rs[i] = toAttachResource(r)
 				}
-				h.index.AddResources(rs...)
+				h.index.AddResourcesLater(rs...)
 			}
 			pm.Lock()
 			defer pm.Unlock()
@@ -261,6 +262,42 @@ func (h *Host) listOnce(replace bool) {
 	}
 	h.setList(res, tpls, firstErr, trunc, errs)
 	progress(true, trunc)
+	if !replace {
+		h.foldLater()
+	}
+}
+
+// The picker index is folded foldDelay after the listing ends, in pieces of
+// foldPiece descriptors foldPause apart.
+const (
+	foldDelay = 50 * time.Millisecond
+	foldPiece = 500
+	foldPause = time.Millisecond
+)
+
+// foldLater folds what the listing added to the picker index unfolded
+// (AddResourcesLater) once the listing has been handed over, in pieces. In
+// the page Go holds the thread while it runs: folded page by page inside
+// the listing, the bench's 1,000 descriptors delayed resources() and the
+// listing's end by their whole fold. The first piece waits foldDelay, not
+// a millisecond: a timer that is due while resources() still writes its
+// answer runs before that answer reaches the page. A query that comes
+// first folds what still waits itself, so it answers the same.
+func (h *Host) foldLater() {
+	h.goRun(func() {
+		pause := foldDelay
+		for {
+			select {
+			case <-h.ctx.Done():
+				return
+			case <-time.After(pause):
+			}
+			if h.index.FoldPending(foldPiece) == 0 {
+				return
+			}
+			pause = foldPause
+		}
+	})
 }
 
 func (h *Host) setList(res []bridge.Resource, tpls []bridge.ResourceTemplate, err error, trunc bool, errs []string) {

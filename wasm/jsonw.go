@@ -303,6 +303,31 @@ func toAttachTemplate(t *bridge.ResourceTemplate) attach.ResourceTemplate {
 	return out
 }
 
+// resourcesCap is the room appendResources(rs) needs when nothing is
+// escaped: the strings' bytes and the keys and punctuation around them.
+// resources() sizes its buffer with it (1,000 descriptors are ~330 KB;
+// grown from a guess, the buffer was copied and discarded twice over).
+func resourcesCap(rs []bridge.Resource) int {
+	n := 2
+	for i := range rs {
+		r := &rs[i]
+		n += len(r.URI) + len(r.Name) + len(r.Title) + len(r.Description) + len(r.MIMEType) + len(r.Meta) + 112
+		for _, ic := range r.Icons {
+			n += len(ic.Src) + len(ic.MIMEType) + len(ic.Theme) + 64
+			for _, s := range ic.Sizes {
+				n += len(s) + 3
+			}
+		}
+		if a := r.Annotations; a != nil {
+			n += len(a.LastModified) + 80
+			for _, s := range a.Audience {
+				n += len(s) + 3
+			}
+		}
+	}
+	return n
+}
+
 func appendResources(b []byte, rs []bridge.Resource) []byte {
 	b = append(b, '[')
 	for i := range rs {

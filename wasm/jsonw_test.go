@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"testing"
 
@@ -97,6 +98,24 @@ func TestAppendResourcesFromBridge(t *testing.T) {
 		Icons: []bridge.Icon{{Src: "data:,", Sizes: []string{"any"}}}, Annotations: &bridge.Annotations{Audience: []string{"assistant"}}}}
 	want, _ = json.Marshal(ts)
 	sameJSON(t, appendTemplates(nil, ts), want)
+}
+
+// TestResourcesCap: the buffer resources() sizes holds the whole list
+// when nothing is escaped (every field set, the longest size and
+// priority), so appendResources never grows it.
+func TestResourcesCap(t *testing.T) {
+	t.Parallel()
+	big := int64(math.MinInt64)
+	prio := -1.2345678901234567e-300
+	full := bridge.Resource{URI: "docs://team/x/doc.md", Name: "doc.md", Title: "Title", Description: "About it.",
+		MIMEType: "text/markdown", Size: &big, Meta: json.RawMessage(`{"k":1}`),
+		Icons:       []bridge.Icon{{Src: "https://x/i.png", MIMEType: "image/png", Sizes: []string{"48x48", "any"}, Theme: "dark"}, {}},
+		Annotations: &bridge.Annotations{Audience: []string{"user", "assistant"}, Priority: &prio, LastModified: "2026-01-01T00:00:00Z"}}
+	for _, rs := range [][]bridge.Resource{nil, {{}}, {full}, {full, {URI: "u", Name: "n", Annotations: &bridge.Annotations{}}}} {
+		if n, c := len(appendResources(nil, rs)), resourcesCap(rs); n > c {
+			t.Errorf("%d descriptors: appendResources wrote %d bytes, resourcesCap allows %d", len(rs), n, c)
+		}
+	}
 }
 
 func TestAppendMatches(t *testing.T) {
@@ -231,7 +250,7 @@ func BenchmarkResources(b *testing.B) {
 		b.ReportAllocs()
 		var n int
 		for b.Loop() {
-			n = len(appendResources(make([]byte, 0, 160*len(rs)+2), rs))
+			n = len(appendResources(make([]byte, 0, resourcesCap(rs)), rs))
 		}
 		b.SetBytes(int64(n))
 	})

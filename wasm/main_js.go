@@ -519,7 +519,7 @@ func (a *api) resources(ctx context.Context, h *host.Host, _ int, _ []js.Value) 
 	if err != nil {
 		return js.Undefined(), err
 	}
-	return parseJSON(appendResources(make([]byte, 0, 160*len(rs)+2), rs)), nil
+	return parseJSON(appendResources(make([]byte, 0, resourcesCap(rs)), rs)), nil
 }
 
 func (a *api) templates(ctx context.Context, h *host.Host, _ int, _ []js.Value) (js.Value, error) {
