@@ -148,3 +148,23 @@ func TestIndexLaterConcurrent(t *testing.T) {
 		t.Fatalf("%d pending, %d entries after all adds", n, x.Len())
 	}
 }
+
+// TestIndexLaterBound: however many descriptors are added later, at most
+// maxPending wait unfolded (what a query may have to fold first), and the
+// index is the one AddResources builds.
+func TestIndexLaterBound(t *testing.T) {
+	rs := benchPeerResources(3*maxPending + 250)
+	later, eager := NewIndex(), NewIndex()
+	for i := 0; i < len(rs); i += 100 {
+		page := rs[i:min(i+100, len(rs))]
+		later.AddResourcesLater(page...)
+		eager.AddResources(page...)
+		if p := later.FoldPending(0); p > maxPending {
+			t.Fatalf("after %d descriptors %d wait unfolded, more than %d", i+len(page), p, maxPending)
+		}
+	}
+	if p := later.FoldPending(0); p != maxPending {
+		t.Fatalf("%d wait at the end, want the bound %d", p, maxPending)
+	}
+	sameIndex(t, later, eager)
+}
