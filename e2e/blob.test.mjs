@@ -123,4 +123,70 @@ describe('web/blob.js against internal/blob', () => {
     assert.equal(r.dropped, null)
     assert.equal(r.again, null)
   })
+
+  test('sameBytes compares every byte, aligned or not', async () => {
+    const r = await page.evaluate(async () => {
+      const { sameBytes } = await import('/web/blob.js')
+      const out = []
+      for (const n of [0, 1, 3, 4, 5, 64, 1027]) {
+        const a = new Uint8Array(n)
+        for (let i = 0; i < n; i++) a[i] = (i * 7 + 1) & 255
+        out.push(sameBytes(a, a.slice()))
+        for (const at of [0, n >> 1, n - 1]) {
+          if (at < 0 || at >= n) continue
+          const b = a.slice()
+          b[at] ^= 1
+          out.push(!sameBytes(a, b))
+        }
+        const buf = new Uint8Array(n + 1)
+        buf.set(a, 1)
+        out.push(sameBytes(a, buf.subarray(1)), sameBytes(buf.subarray(1), a))
+      }
+      out.push(!sameBytes(new Uint8Array(4), new Uint8Array(5)))
+      return out
+    })
+    assert.ok(r.length > 20)
+    assert.deepEqual(r.filter(x => !x), [])
+  })
+
+  test('a blob equal to a kept one takes its hash; any other is hashed; dropped ones are forgotten', async () => {
+    const r = await page.evaluate(async () => {
+      const { keeper, MIN_RUN, hash, knownBlobs } = await import('/web/blob.js')
+      const make = (last) => {
+        const b = new Uint8Array(MIN_RUN + 5)
+        for (let i = 0; i < b.length; i++) b[i] = (i * 13) & 255
+        b[b.length - 1] = last
+        return b
+      }
+      const answer = (id, bytes) => `{"jsonrpc":"2.0","id":${id},"result":{"contents":[{"uri":"x://a","blob":"${bytes.toBase64()}"}]}}`
+      const k = keeper()
+      const base = knownBlobs()
+      const x = make(1), y = make(2)
+      const read = (id, bytes, s1 = 5, s2 = 6) => { k.expect(id); return k.extract(answer(id, bytes), s1, s2).blobs[0] }
+      const first = read(1, x)
+      const same = read(2, x)
+      const other = read(3, y)
+      const otherSeeds = read(4, x, 7, 8)
+      const knownWhileHeld = knownBlobs() - base
+      for (const b of [first, same, other, otherSeeds]) b.box.drop()
+      const afterDrop = knownBlobs() - base
+      const fresh = read(5, x)
+      fresh.box.drop()
+      const sum = b => [b.hi, b.lo].join()
+      return {
+        first: sum(first), same: sum(same), other: sum(other), otherSeeds: sum(otherSeeds), fresh: sum(fresh),
+        wantX: hash(x, 5, 6).join(), wantY: hash(y, 5, 6).join(), wantX78: hash(x, 7, 8).join(),
+        knownWhileHeld, afterDrop, end: knownBlobs() - base,
+      }
+    })
+    assert.equal(r.first, r.wantX)
+    assert.equal(r.same, r.wantX)
+    assert.equal(r.other, r.wantY, 'a blob that differs in its last byte took a kept blob\'s hash')
+    assert.notEqual(r.wantX, r.wantY)
+    assert.equal(r.otherSeeds, r.wantX78, 'a hash under other seeds was reused')
+    assert.equal(r.fresh, r.wantX)
+    assert.equal(r.knownWhileHeld, 4)
+    assert.equal(r.afterDrop, 0)
+    assert.equal(r.end, 0)
+  })
 })
