@@ -189,4 +189,68 @@ describe('web/blob.js against internal/blob', () => {
     assert.equal(r.afterDrop, 0)
     assert.equal(r.end, 0)
   })
+
+  test('a re-read with the same base64 takes the held blob\'s array and hash; nothing else does', async () => {
+    const r = await page.evaluate(async () => {
+      const { keeper, MIN_RUN, hash, knownBlobs, keptText } = await import('/web/blob.js')
+      const make = (n, last) => {
+        const b = new Uint8Array(n)
+        for (let i = 0; i < b.length; i++) b[i] = (i * 7) & 255
+        b[b.length - 1] = last
+        return b
+      }
+      const answer = (id, bytes) => `{"jsonrpc":"2.0","id":${id},"result":{"contents":[{"uri":"x://a","blob":"${bytes.toBase64()}"}]}}`
+      const k = keeper()
+      const base = { known: knownBlobs(), text: keptText() }
+      const read = (id, bytes, s1 = 5, s2 = 6) => { k.expect(id); return k.extract(answer(id, bytes), s1, s2).blobs[0] }
+      const x = make(MIN_RUN + 7, 1), y = make(MIN_RUN + 7, 2)
+      const runLen = x.toBase64().length
+      const first = read(1, x)
+      const second = read(2, x)
+      const text2 = keptText() - base.text
+      const changed = read(3, y)
+      const seeds = read(4, x, 7, 8)
+      const firstBytes = first.box.bytes
+      first.box.drop()
+      const third = read(5, x) // first is gone; second still holds the same text
+      const out = {
+        sameArray: second.box.bytes === firstBytes,
+        sameHash: [second.hi, second.lo].join() === hash(x, 5, 6).join(),
+        text2, runLen,
+        changedFresh: changed.box.bytes !== firstBytes && [changed.hi, changed.lo].join() === hash(y, 5, 6).join(),
+        changedBytes: changed.box.bytes.every((v, i) => v === y[i]),
+        seedsFresh: seeds.box.bytes !== firstBytes && [seeds.hi, seeds.lo].join() === hash(x, 7, 8).join(),
+        thirdFromSecond: third.box.bytes === second.box.bytes,
+      }
+      // A buffer the page transferred away is not handed out again.
+      structuredClone(third.box.bytes.buffer, { transfer: [third.box.bytes.buffer] })
+      const afterTransfer = read(6, x)
+      out.transferFresh = afterTransfer.box.bytes.length === x.length && afterTransfer.box.bytes.every((v, i) => v === x[i])
+      for (const b of [second, changed, seeds, third, afterTransfer]) b.box.drop()
+      out.known = knownBlobs() - base.known
+      out.text = keptText() - base.text
+      // Past MAX_TEXT (8 MiB of base64) the text is not kept: equal bytes are
+      // compared instead and still take the hash, in an array of their own.
+      const big = make(6 << 20 | 3, 9)
+      const b1 = read(7, big), b2 = read(8, big)
+      out.bigText = keptText() - base.text
+      out.bigOwnArray = b1.box.bytes !== b2.box.bytes && [b2.hi, b2.lo].join() === [b1.hi, b1.lo].join()
+      b1.box.drop(); b2.box.drop()
+      out.end = { known: knownBlobs() - base.known, text: keptText() - base.text }
+      return out
+    })
+    assert.ok(r.sameArray, 'a re-read of the same text decoded a new array')
+    assert.ok(r.sameHash)
+    assert.equal(r.text2, 2 * r.runLen, 'each held blob keeps its text')
+    assert.ok(r.changedFresh, 'a blob that differs in its last byte took the held array')
+    assert.ok(r.changedBytes)
+    assert.ok(r.seedsFresh, 'a read under other seeds took the held array')
+    assert.ok(r.thirdFromSecond, 'the text of a blob still held was not found')
+    assert.ok(r.transferFresh, 'a detached array was handed out')
+    assert.equal(r.known, 0)
+    assert.equal(r.text, 0, 'a dropped blob\'s text is still counted')
+    assert.equal(r.bigText, 0, 'a run past MAX_TEXT kept its text')
+    assert.ok(r.bigOwnArray)
+    assert.deepEqual(r.end, { known: 0, text: 0 })
+  })
 })

@@ -443,8 +443,10 @@ export interface Attachment {
    * A binary part's decoded bytes. A large blob (64 KiB of base64 or more)
    * of a read answer is decoded by the browser and never enters the module:
    * every attachment object of that part then shares one Uint8Array, so
-   * treat it as read-only (copy it to change it). Smaller ones are copied
-   * once from the module.
+   * treat it as read-only (copy it to change it). A re-read that brings the
+   * same base64 as a part still held (an unchanged image) shares that part's
+   * Uint8Array too, so `a.bytes === b.bytes` means nothing changed. Smaller
+   * ones are copied once from the module.
    */
   bytes?: Uint8Array
   /** The bytes may go to the model as an image of type mimeType: the type is
