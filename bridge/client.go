@@ -207,10 +207,12 @@ func validToken(t string) error {
 
 // A transcripted socket was opened, and is written to, by the page's glue
 // besides the session: transcript returns the frames it sent since the
-// last call (see presend.go).
+// last call (see presend.go), and more = false once the glue has said it
+// sends no more: the session then stops asking (each ask is a crossing into
+// JavaScript, which every later request paid for nothing).
 type transcripted interface {
 	early() bool // the glue wrote to it
-	transcript() [][]byte
+	transcript() (frames [][]byte, more bool)
 }
 
 func newSession(c *Conn, o Options) *Session { return newSessionPresent(c, o, nil) }

@@ -52,6 +52,7 @@ const (
 // present is the transcript's state in a Session, guarded by Session.mu.
 type present struct {
 	src     transcripted // nil: the socket is the session's alone
+	ended   bool         // src said it sends no more: nothing left to pull
 	frames  []presentFrame
 	answers map[int64]*envelope // answers to waiting requests, until adopted
 	kept    int                 // bytes held in answers
@@ -71,10 +72,12 @@ func (s *Session) setPresent(src transcripted) {
 // ignored; one with an id past the glue's range too (the glue never writes
 // one). s.mu is held, or the session is not running yet.
 func (s *Session) pullPresent() {
-	if s.pre.src == nil {
+	if s.pre.src == nil || s.pre.ended {
 		return
 	}
-	for _, f := range s.pre.src.transcript() {
+	frames, more := s.pre.src.transcript()
+	s.pre.ended = !more
+	for _, f := range frames {
 		if len(s.pre.frames) >= maxPresentFrames {
 			return
 		}

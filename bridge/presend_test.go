@@ -117,18 +117,21 @@ func (p *presendPeer) start(t *testing.T) string {
 // hands one to Go: the frames come once.
 type earlySocket struct {
 	socket
-	mu   sync.Mutex
-	sent [][]byte
+	mu    sync.Mutex
+	sent  [][]byte
+	done  bool // the glue sends no more: transcript says so
+	asked int  // calls of transcript
 }
 
 func (e *earlySocket) early() bool { return true }
 
-func (e *earlySocket) transcript() [][]byte {
+func (e *earlySocket) transcript() ([][]byte, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.asked++
 	out := e.sent
 	e.sent = nil
-	return out
+	return out, !e.done
 }
 
 // The frames mcphost.js writes (web/mcphost.js startEarly), for the default
@@ -383,5 +386,59 @@ func TestTranscriptLater(t *testing.T) {
 	}
 	if n := p.count("resources/list"); n != 3 {
 		t.Fatalf("server got resources/list %d times, want 3: %q", n, p.got)
+	}
+}
+
+// TestTranscriptEnded: once the glue says it sends no more, the session
+// stops asking it for frames, and the frames that came with that answer
+// still count (the last pages are adopted, not sent again).
+func TestTranscriptEnded(t *testing.T) {
+	p := &presendPeer{pages: 3}
+	url := p.start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ws, err := dialSocket(ctx, url, []string{Subprotocol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := &earlySocket{socket: ws}
+	all := legacyTranscript(3)
+	for _, f := range all[:5] {
+		ws.write(ctx, []byte(f))
+		es.sent = append(es.sent, []byte(f))
+	}
+	s, err := startSession(ctx, url, es, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// The last pages go out with the glue's last word.
+	es.mu.Lock()
+	for _, f := range all[5:] {
+		ws.write(ctx, []byte(f))
+		es.sent = append(es.sent, []byte(f))
+	}
+	es.done = true
+	es.mu.Unlock()
+	l, err := s.ListResources(ctx, nil)
+	if err != nil || len(l.Items) != 3 {
+		t.Fatalf("list: %v %+v", err, l)
+	}
+	if n := p.count("resources/list"); n != 3 {
+		t.Fatalf("server got resources/list %d times, want 3 (a page sent with the last word was sent again): %q", n, p.got)
+	}
+	es.mu.Lock()
+	asked := es.asked
+	es.mu.Unlock()
+	for range 3 {
+		_ = s.Call(ctx, "ping", nil, nil) // the peer refuses it; only the asking counts
+	}
+	if _, err := s.ListTemplates(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	es.mu.Lock()
+	defer es.mu.Unlock()
+	if es.asked != asked {
+		t.Fatalf("transcript asked %d more times after the glue said it sends no more", es.asked-asked)
 	}
 }

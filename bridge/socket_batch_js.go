@@ -122,14 +122,19 @@ func dialBatch(ctx context.Context, url string, protos []string) (socket, error)
 
 // transcript returns the frames mcphost.js sent on a socket it opened
 // early (at connect(), while the module loaded) and goes on sending on
-// (the listing's next pages): those since the last call. See presend.go.
-func (s *batchSocket) transcript() [][]byte {
+// (the listing's next pages): those since the last call, and whether it
+// may send more (it gives null once it has stopped and every frame was
+// taken). See presend.go.
+func (s *batchSocket) transcript() ([][]byte, bool) {
 	if !s.pre {
-		return nil
+		return nil, false
 	}
 	t, err := jsCall(s.js, "transcript")
+	if err == nil && t.IsNull() {
+		return nil, false
+	}
 	if err != nil || t.Type() != js.TypeObject {
-		return nil
+		return nil, true
 	}
 	var out [][]byte
 	for i, n := 0, min(t.Length(), maxPresentFrames); i < n; i++ {
@@ -137,7 +142,7 @@ func (s *batchSocket) transcript() [][]byte {
 			out = append(out, []byte(f.String()))
 		}
 	}
-	return out
+	return out, true
 }
 
 func (s *batchSocket) early() bool { return s.pre }

@@ -311,8 +311,11 @@ function startEarly(target, o) {
   // Go reads the frames sent since its last look each time it is about to
   // send one (bridge/socket_batch_js.go): the next pages go on being asked
   // for here, as their cursors arrive, after Go took the socket over.
+  // Once the glue stopped and Go took every frame, it says so (null): Go
+  // then stops asking, which cost every later request a crossing.
   let taken = 0
   e.sock.transcript = () => {
+    if (e.stopped && taken === e.sent.length) return null
     const out = e.sent.slice(taken)
     taken = e.sent.length
     return out
