@@ -68,6 +68,7 @@ unit:
 	MCPHOST_MODEL_REPORT=$(MODEL_REPORT) $(GO) test -race -count=1 -timeout 15m ./...
 	cd third_party/goldmark && $(GO) test -count=1 ./...  # the patched goldmark's suite (CommonMark spec) and its matchers
 	cd third_party/mimetype && $(GO) test -count=1 ./...  # the patched mimetype's suite (its testdata) and the lazy tree
+	cd bench && $(GO) test -count=1 ./...  # the bench peer (a module of its own): its variants and answers
 	@cat $(MODEL_REPORT) 2>/dev/null; rm -f $(MODEL_REPORT)
 
 ## e2e: browser and interop tests (node --test, headless Debian chromium via playwright-core)

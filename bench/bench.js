@@ -238,6 +238,31 @@ async function main() {
     throw new Error("read image: stacks disagree: " + JSON.stringify(check));
   out.image = { ...check, samples: img };
   host.detach(IMAGE);
+
+  // The same read with new bytes every time (info, not a target): each
+  // iteration reads bench://image.png?v=TAG, the PNG with a tEXt chunk naming
+  // TAG, which mcphost and the floor both read once, so nothing of a previous
+  // read (a held blob's array or digest) can serve it. Detached untimed.
+  const fresh = { mcphost: [], floor: [] };
+  const tag = Math.random().toString(36).slice(2, 8);
+  for (let i = 0; i < reps + 2; i++) {
+    const uri = IMAGE + "?v=" + tag + "-" + i;
+    for (const name of rotate(i, ["mcphost", "floor"])) {
+      const t = performance.now();
+      if (name === "mcphost") {
+        const a = await host.attach(uri);
+        const d = performance.now() - t;
+        if (a[0].sniffedMimeType !== "image/png" || !(a[0].bytes.length > check.mcphostBytes))
+          throw new Error("read image, new bytes: " + a[0].sniffedMimeType + " " + a[0].bytes.length);
+        if (i >= 2) fresh.mcphost.push(d);
+        host.detach(uri);
+      } else {
+        await floor.read(uri);
+        if (i >= 2) fresh.floor.push(performance.now() - t);
+      }
+    }
+  }
+  out.image.fresh = fresh;
   floor.close();
   gc(); await sleep(50);
 

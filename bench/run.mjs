@@ -302,6 +302,11 @@ function rowsOf(R) {
     v.imageFloor = fig.imgM / fig.imgF;
     v.imageJs = fig.imgM / fig.imgJ;
     v.jsFloor = fig.imgJ / fig.imgF;
+    const fr = M.image.fresh;
+    if (fr) {
+      fig.imgFreshM = median(fr.mcphost); fig.imgFreshF = median(fr.floor);
+      v.imageFresh = fig.imgFreshM / fig.imgFreshF;
+    }
   });
   section("read Markdown", () => {
     const md = M.markdown.samples;
@@ -382,6 +387,7 @@ const ROWS = [
   { id: "imageFloor", label: "read image 1.8 MB PNG → bytes + sniffed type: mcphost ÷ floor", target: `≤ ${IMAGE_TARGET}`, ok: (x) => x <= IMAGE_TARGET, fmt: x3 },
   { id: "imageJs", label: "  read image: mcphost ÷ JS stack", target: "< 1", ok: (x) => x < 1, fmt: x3 },
   { id: "jsFloor", label: "  read image: JS stack ÷ floor", target: "info", fmt: x3 },
+  { id: "imageFresh", label: "  read image, new bytes every read: mcphost ÷ floor", target: "info", fmt: x3 },
   { id: "markdown", label: "read 1 MB Markdown → sanitized HTML: mcphost ÷ JS (rendered only)", target: `≤ ${MD_TARGET}`, ok: (x) => x <= MD_TARGET, fmt: x3 },
   { id: "startup", label: "startup cold, import → 1,000 listed (10 pages): mcphost ÷ JS", target: `≤ ${STARTUP_TARGET}`, ok: (x) => x <= STARTUP_TARGET, fmt: x3 },
   ...STAGES.map(([k, label]) => k === "compile"
@@ -426,7 +432,7 @@ for (const t of table) lines.push(fmtRow([t.row.label, t.row.target, ...t.vals.m
 const over = (f) => median(per.map((p) => { try { return f(p.fig); } catch { return NaN; } }));
 const fl = [];
 fl.push("", "figures (median over rounds of each round's median; p99 = nearest rank)");
-fl.push(`read image:    mcphost ${ms(over((f) => f.imgM))}   JS stack ${ms(over((f) => f.imgJ))}   floor ${ms(over((f) => f.imgF))}   (JS with native Uint8Array.fromBase64: ${ms(over((f) => f.imgN))}); ${results.config.reps} reads per stack per round`);
+fl.push(`read image:    mcphost ${ms(over((f) => f.imgM))}   JS stack ${ms(over((f) => f.imgJ))}   floor ${ms(over((f) => f.imgF))}   (JS with native Uint8Array.fromBase64: ${ms(over((f) => f.imgN))}); ${results.config.reps} reads per stack per round; new bytes every read: mcphost ${ms(over((f) => f.imgFreshM))}, floor ${ms(over((f) => f.imgFreshF))}`);
 fl.push(`read Markdown: mcphost ${ms(over((f) => f.mdM))}   JS stack ${ms(over((f) => f.mdJ))}; first call (render Worker start, heap growth): mcphost ${ms(over((f) => f.mdFirstM))}, JS ${ms(over((f) => f.mdFirstJ))}; rendered samples ${per.map((p) => `${p.fig.mdValid ?? "-"}/${p.fig.mdAll ?? "-"}`).join(", ")}`);
 const invalid = per.flatMap((p, i) => (p.fig.mdInvalid || []).map((x) => `r${i + 1} call ${x.call}: ${x.why}`));
 if (invalid.length) fl.push(`   INVALID Markdown samples (not counted): ${invalid.join("; ")}`);

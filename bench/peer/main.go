@@ -26,10 +26,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/png"
@@ -140,6 +142,43 @@ func (p *peer) docVariant(uri string) ([]byte, bool) {
 	out = append(out, "Read "+tag+`.\n\n`...)
 	out = append(out, base[i:j]...)
 	out = append(out, `,"uri":"`+uri+`"}]}`...)
+	return out, true
+}
+
+// imageVariant answers bench://image.png?v=TAG (TAG: 1 to 16 of [0-9a-z-]):
+// the same PNG with a tEXt chunk naming TAG after its IHDR, so its bytes
+// differ from every other variant's and from the plain image's (the bench's
+// "new bytes every read" figure: nothing of a previous read can be reused).
+// The chunk's length is a multiple of 3 and it goes in at byte 33 (also
+// one), so the variant's base64 is the plain image's with the chunk's
+// base64 spliced in at character 44: a 2.4 MB copy, no encoding.
+func (p *peer) imageVariant(uri string) ([]byte, bool) {
+	tag, ok := strings.CutPrefix(uri, imageURI+"?v=")
+	if !ok || len(tag) == 0 || len(tag) > 16 || strings.Trim(tag, "0123456789abcdefghijklmnopqrstuvwxyz-") != "" {
+		return nil, false
+	}
+	text := []byte("mcphost-bench\x00" + tag)
+	for (12+len(text))%3 != 0 {
+		text = append(text, '.')
+	}
+	chunk := binary.BigEndian.AppendUint32(nil, uint32(len(text)))
+	chunk = append(chunk, "tEXt"...)
+	chunk = append(chunk, text...)
+	chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(chunk[4:]))
+	const at, atChars = 33, 44 // after the signature (8) and IHDR (25)
+	base := p.results[imageURI]
+	i := bytes.Index(base, []byte(`"blob":"`))
+	j := bytes.LastIndex(base, []byte(`","mimeType":`))
+	if i < 0 || j < i {
+		return nil, false
+	}
+	i += len(`"blob":"`)
+	enc := base64.StdEncoding.EncodeToString(chunk)
+	out := make([]byte, 0, len(base)+len(enc)+len(tag)+16)
+	out = append(out, base[:i+atChars]...)
+	out = append(out, enc...)
+	out = append(out, base[i+atChars:j]...)
+	out = append(out, `","mimeType":"image/png","uri":"`+uri+`"}]}`...)
 	return out, true
 }
 
@@ -389,6 +428,9 @@ func (p *peer) serve(c *bridge.Conn, pages [][]byte, pageSize int) {
 			res, ok := p.results[params.URI]
 			if !ok {
 				res, ok = p.docVariant(params.URI)
+			}
+			if !ok {
+				res, ok = p.imageVariant(params.URI)
 			}
 			if !ok {
 				err = fail(req.ID, -32602, "Resource not found", map[string]string{"uri": params.URI})

@@ -3,8 +3,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"image/png"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -70,6 +73,63 @@ func TestDocVariant(t *testing.T) {
 		if len(got.Contents) != 1 || got.Contents[0].URI != tc.uri || got.Contents[0].MIMEType != "text/markdown" ||
 			got.Contents[0].Text != "Read "+tag+".\n\n"+base.Contents[0].Text {
 			t.Errorf("%s: got %+v", tc.uri, got)
+		}
+	}
+}
+
+// TestImageVariant: bench://image.png?v=TAG is a valid PNG of the same size
+// whose bytes differ from the plain image's and from another tag's, carrying
+// TAG in a tEXt chunk; anything else is not a variant.
+func TestImageVariant(t *testing.T) {
+	p := testPeer(t)
+	decode := func(res []byte) ([]byte, string) {
+		t.Helper()
+		var got struct {
+			Contents []struct {
+				URI      string `json:"uri"`
+				MIMEType string `json:"mimeType"`
+				Blob     string `json:"blob"`
+			} `json:"contents"`
+		}
+		if err := json.Unmarshal(res, &got); err != nil || len(got.Contents) != 1 || got.Contents[0].MIMEType != "image/png" {
+			t.Fatalf("not a read result of one PNG: %v %.200s", err, res)
+		}
+		b, err := base64.StdEncoding.DecodeString(got.Contents[0].Blob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b, got.Contents[0].URI
+	}
+	plain, _ := decode(p.results[imageURI])
+	want, err := png.Decode(bytes.NewReader(plain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{string(plain): true}
+	for _, tag := range []string{"1", "r1-i14", "abcdefghijklmnop", "x-y"} {
+		res, ok := p.imageVariant(imageURI + "?v=" + tag)
+		if !ok {
+			t.Fatalf("%s: not a variant", tag)
+		}
+		b, uri := decode(res)
+		if uri != imageURI+"?v="+tag {
+			t.Errorf("%s: uri %q", tag, uri)
+		}
+		img, err := png.Decode(bytes.NewReader(b)) // checks every chunk's CRC
+		if err != nil {
+			t.Fatalf("%s: %v", tag, err)
+		}
+		if img.Bounds() != want.Bounds() || !bytes.Contains(b[:80], []byte("tEXtmcphost-bench\x00"+tag)) {
+			t.Errorf("%s: bounds %v, head %q", tag, img.Bounds(), b[:80])
+		}
+		if seen[string(b)] {
+			t.Errorf("%s: bytes equal to another read's", tag)
+		}
+		seen[string(b)] = true
+	}
+	for _, uri := range []string{imageURI + "?v=", imageURI + "?v=UPPER", imageURI + "?v=" + strings.Repeat("a", 17), imageURI + "?x=1", docURI + "?v=1"} {
+		if _, ok := p.imageVariant(uri); ok {
+			t.Errorf("%s: taken as a variant", uri)
 		}
 	}
 }
