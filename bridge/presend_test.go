@@ -349,38 +349,51 @@ func TestTranscriptBounds(t *testing.T) {
 	}
 }
 
-// TestTranscriptLater: frames the glue sends after the session started
-// (the next pages, as their cursors arrive) are adopted too, and an answer
-// that comes before the session read the frame it answers is kept.
-func TestTranscriptLater(t *testing.T) {
-	p := &presendPeer{pages: 3}
+// lateTranscript starts a session on a socket whose glue sent the
+// handshake and the first page of a 3-page legacy listing (first) and
+// sends the rest later, through more.
+func lateTranscript(t *testing.T) (p *presendPeer, s *Session, es *earlySocket, more func(done bool)) {
+	t.Helper()
+	p = &presendPeer{pages: 3}
 	url := p.start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	ws, err := dialSocket(ctx, url, []string{Subprotocol})
 	if err != nil {
 		t.Fatal(err)
 	}
-	es := &earlySocket{socket: ws}
-	first := legacyTranscript(3)[:5] // handshake and first pages now, next pages later
-	for _, f := range first {
+	es = &earlySocket{socket: ws}
+	all := legacyTranscript(3)
+	for _, f := range all[:5] { // handshake and first pages now, next pages later
 		ws.write(ctx, []byte(f))
 		es.sent = append(es.sent, []byte(f))
 	}
-	s, err := startSession(ctx, url, es, testOptions())
+	s, err = startSession(ctx, url, es, testOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
+	more = func(done bool) {
+		es.mu.Lock()
+		defer es.mu.Unlock()
+		for _, f := range all[5:] {
+			ws.write(ctx, []byte(f))
+			es.sent = append(es.sent, []byte(f))
+		}
+		es.done = done
+	}
+	return p, s, es, more
+}
+
+// TestTranscriptLater: frames the glue sends after the session started
+// (the next pages, as their cursors arrive) are adopted too, and an answer
+// that comes before the session read the frame it answers is kept.
+func TestTranscriptLater(t *testing.T) {
+	p, s, _, more := lateTranscript(t)
 	// The glue sends page 2 and 3 before the session asks (it sees each
 	// answer first); the server answers them at once.
-	for _, f := range legacyTranscript(3)[5:] {
-		ws.write(ctx, []byte(f))
-		es.mu.Lock()
-		es.sent = append(es.sent, []byte(f))
-		es.mu.Unlock()
-	}
-	l, err := s.ListResources(ctx, nil)
+	more(false)
+	l, err := s.ListResources(context.Background(), nil)
 	if err != nil || len(l.Items) != 3 {
 		t.Fatalf("list: %v %+v", err, l)
 	}
@@ -393,33 +406,9 @@ func TestTranscriptLater(t *testing.T) {
 // stops asking it for frames, and the frames that came with that answer
 // still count (the last pages are adopted, not sent again).
 func TestTranscriptEnded(t *testing.T) {
-	p := &presendPeer{pages: 3}
-	url := p.start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	ws, err := dialSocket(ctx, url, []string{Subprotocol})
-	if err != nil {
-		t.Fatal(err)
-	}
-	es := &earlySocket{socket: ws}
-	all := legacyTranscript(3)
-	for _, f := range all[:5] {
-		ws.write(ctx, []byte(f))
-		es.sent = append(es.sent, []byte(f))
-	}
-	s, err := startSession(ctx, url, es, testOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	// The last pages go out with the glue's last word.
-	es.mu.Lock()
-	for _, f := range all[5:] {
-		ws.write(ctx, []byte(f))
-		es.sent = append(es.sent, []byte(f))
-	}
-	es.done = true
-	es.mu.Unlock()
+	p, s, es, more := lateTranscript(t)
+	ctx := context.Background()
+	more(true) // the last pages go out with the glue's last word
 	l, err := s.ListResources(ctx, nil)
 	if err != nil || len(l.Items) != 3 {
 		t.Fatalf("list: %v %+v", err, l)
