@@ -253,4 +253,32 @@ describe('web/blob.js against internal/blob', () => {
     assert.ok(r.bigOwnArray)
     assert.deepEqual(r.end, { known: 0, text: 0 })
   })
+
+  test('kept base64 stays within its budget (16 MiB); a blob past it is still read, its text not kept', async () => {
+    const r = await page.evaluate(async () => {
+      const { keeper, keptText, knownBlobs } = await import('/web/blob.js')
+      const k = keeper()
+      const base = { text: keptText(), known: knownBlobs() }
+      const make = (n, seed) => { const b = new Uint8Array(n); for (let i = 0; i < n; i++) b[i] = (i * 31 + seed) & 255; return b }
+      const answer = (id, bytes) => `{"jsonrpc":"2.0","id":${id},"result":{"contents":[{"uri":"x://a","blob":"${bytes.toBase64()}"}]}}`
+      const read = (id, bytes) => { k.expect(id); return k.extract(answer(id, bytes), 5, 6).blobs[0] }
+      const n = 5.5 * (1 << 20) // 7.3 Mi characters of base64 each: two fit in 16 MiB, three do not
+      const held = [1, 2, 3].map(i => ({ bytes: make(n, i), b: null }))
+      for (const [i, h] of held.entries()) h.b = read(10 + i, h.bytes)
+      const run = held[0].bytes.toBase64().length
+      const kept = keptText() - base.text
+      // The third's text was not kept: a re-read of it decodes (a new array), the first's does not.
+      const again3 = read(20, held[2].bytes)
+      const again1 = read(21, held[0].bytes)
+      const out = { run, kept, third: again3.box.bytes !== held[2].b.box.bytes, first: again1.box.bytes === held[0].b.box.bytes }
+      for (const h of held) h.b.box.drop()
+      again3.box.drop(); again1.box.drop()
+      out.end = { text: keptText() - base.text, known: knownBlobs() - base.known }
+      return out
+    })
+    assert.equal(r.kept, 2 * r.run, 'kept text past the budget')
+    assert.ok(r.third, 'a blob whose text was not kept was taken by text')
+    assert.ok(r.first, 'a kept text was not found')
+    assert.deepEqual(r.end, { text: 0, known: 0 })
+  })
 })

@@ -214,7 +214,7 @@ const MAX_KNOWN = 4
  * comparison, a fraction of a millisecond for 2.4 MB.
  */
 const MAX_TEXT = 8 << 20
-const TEXT_BUDGET = 32 << 20
+const TEXT_BUDGET = 16 << 20
 let textKept = 0
 
 function remember(b, run, s1, s2) {
