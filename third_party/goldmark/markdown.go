@@ -29,7 +29,17 @@ func DefaultRenderer() renderer.Renderer {
 // package init, which ran its parser and renderer constructors, some
 // twenty-five functions V8 compiles on first call, in every wasm instance
 // at startup although mcphost never calls Convert).
-var defaultMarkdown = sync.OnceValue(func() Markdown { return New() })
+// A sync.Once rather than sync.OnceValue, whose generic instance cost 7.5 KB
+// of module.
+var (
+	defaultOnce sync.Once
+	defaultMD   Markdown
+)
+
+func defaultMarkdown() Markdown {
+	defaultOnce.Do(func() { defaultMD = New() })
+	return defaultMD
+}
 
 // Convert interprets a UTF-8 bytes source in Markdown and
 // write rendered contents to a writer w.
