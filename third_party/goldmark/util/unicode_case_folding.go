@@ -7,8 +7,19 @@ import "sync"
 
 // unicodeCaseFoldings is built on first use (mcphost: upstream builds it in
 // package init, ~2 ms and 82 KB in every wasm instance that never folds a
-// link label).
-var unicodeCaseFoldings = sync.OnceValue(func() map[rune][]rune {
+// link label). A sync.Once: sync.OnceValue's generic instance cost 5 KB
+// of module.
+var (
+	caseFoldOnce sync.Once
+	caseFoldMap  map[rune][]rune
+)
+
+func unicodeCaseFoldings() map[rune][]rune {
+	caseFoldOnce.Do(buildCaseFoldings)
+	return caseFoldMap
+}
+
+func buildCaseFoldings() {
 	m := make(map[rune][]rune, _unicodeCaseFoldingLength)
 	cTo := 0
 	for i := range _unicodeCaseFoldingLength {
@@ -17,5 +28,5 @@ var unicodeCaseFoldings = sync.OnceValue(func() map[rune][]rune {
 		m[_unicodeCaseFoldingFrom[i]] = to
 		cTo = tTo
 	}
-	return m
-})
+	caseFoldMap = m
+}
