@@ -43,6 +43,29 @@ function noteWasm(name, start, res) {
   const inst = res && (res.instance || (res instanceof WebAssembly.Instance ? res : null));
   if (inst && inst.exports && inst.exports.mem instanceof WebAssembly.Memory) wasmMemories.add(inst.exports.mem);
 }
+// Go's start: in the startup suite, an instance of a Go module (one that
+// exports run) is handed on with its run export timed: go.run calls it once,
+// synchronously, for the runtime's start, package init and main up to its
+// first block (for mcphost, the exports registered). Marks bracket it for the
+// traced trial, which splits V8's lazy compilation by them.
+const goRunTimes = { start: NaN, end: NaN };
+function timedGoInstance(inst) {
+  if (suite !== "startup" || !(inst instanceof WebAssembly.Instance) || typeof inst.exports.run !== "function") return inst;
+  const run = inst.exports.run;
+  const exports = Object.freeze({ ...inst.exports, run(...args) {
+    goRunTimes.start = performance.now();
+    performance.mark("bench:go.run");
+    try {
+      return run(...args);
+    } finally {
+      goRunTimes.end = performance.now();
+      performance.mark("bench:go.run end");
+    }
+  } });
+  // go.run checks instanceof WebAssembly.Instance; the own exports property
+  // shadows the prototype's getter.
+  return Object.create(WebAssembly.Instance.prototype, { exports: { value: exports } });
+}
 for (const name of ["instantiateStreaming", "instantiate", "compileStreaming", "compile"]) {
   const orig = WebAssembly[name];
   if (typeof orig !== "function") continue;
@@ -50,6 +73,8 @@ for (const name of ["instantiateStreaming", "instantiate", "compileStreaming", "
     const start = performance.now();
     const res = await orig.apply(this, args);
     noteWasm(name, start, res);
+    if (res instanceof WebAssembly.Instance) return timedGoInstance(res);
+    if (res && res.instance instanceof WebAssembly.Instance) return { module: res.module, instance: timedGoInstance(res.instance) };
     return res;
   };
 }
@@ -166,15 +191,40 @@ async function startup() {
       moduleFetch: wasm ? wasm.responseEnd - wasm.startTime : NaN,
       compileInstantiate: wasmTimes.end - wasmTimes.start,
       goStartConnect: tConnect - goStart,
+      // within it: go.run (the runtime's start, package init, main), and
+      // what follows it up to connected
+      goRun: goRunTimes.end - goRunTimes.start,
+      connectAfterGoRun: tConnect - goRunTimes.end,
       listing: t1 - tConnect,
       // the same as marks (ms since import started)
       at: { importDone: tImport - t0, fetchStart: wasm ? wasm.startTime - t0 : NaN, fetchEnd: wasm ? wasm.responseEnd - t0 : NaN,
-        compileStart: wasmTimes.start - t0, instantiated: wasmTimes.end - t0, connected: tConnect - t0, listed: t1 - t0 },
+        compileStart: wasmTimes.start - t0, instantiated: wasmTimes.end - t0, goRunStart: goRunTimes.start - t0, goRunEnd: goRunTimes.end - t0,
+        connected: tConnect - t0, listed: t1 - t0 },
       wasmCalls: wasmTimes.calls.map((c) => `${c.name} ${(c.start - t0).toFixed(1)}→${(c.end - t0).toFixed(1)}`),
     };
     // cold check: the module came over the wire, not from a cache
     parts.wasmTransferBytes = wasm ? wasm.transferSize : NaN;
     parts.cold = !!wasm && wasm.transferSize > 0;
+  } else if (stack === "gofloor") {
+    // The Go runtime's floor: a cold start of a Go program that only exports
+    // one function (bench/gofloor), by the same wasm_exec.js. Its go.run is
+    // what any Go module pays before its main can do anything.
+    await import("/web/wasm_exec.js");
+    const tImport = performance.now();
+    const go = new globalThis.Go();
+    const resp = await fetch("/bench/dist/gofloor.wasm");
+    if (!resp.ok) throw new Error(`gofloor.wasm: ${resp.status} (scripts/bench-browser.sh builds it)`);
+    const mod = await WebAssembly.compileStreaming(resp);
+    const inst = await WebAssembly.instantiate(mod, go.importObject);
+    const tInst = performance.now();
+    go.run(inst);
+    const tRun = performance.now();
+    const pong = globalThis.__gofloor?.();
+    t1 = performance.now();
+    count = pong === "pong" ? 1 : 0;
+    const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/gofloor.wasm"));
+    parts = { import: tImport - t0, compileInstantiate: tInst - tImport, goRun: goRunTimes.end - goRunTimes.start, goRunCall: tRun - tInst,
+      moduleBytes: wasm ? wasm.decodedBodySize : NaN, cold: !!wasm && wasm.transferSize > 0 };
   } else {
     const js = await loadJs();
     const tImport = performance.now();

@@ -144,7 +144,7 @@ async function run(query, { timeout = 900000, cold = false, trace = null } = {})
 // thread that calls it) and recompiles hot ones with its optimizing tier on
 // background threads (wasm.TopTierCompilation), which on a 2-core machine
 // compete with the main thread.
-const TRACE_CATEGORIES = ["v8.wasm", "v8", "devtools.timeline", "disabled-by-default-v8.compile", "disabled-by-default-v8.gc"];
+const TRACE_CATEGORIES = ["v8.wasm", "v8", "devtools.timeline", "disabled-by-default-v8.compile", "disabled-by-default-v8.gc", "blink.user_timing"];
 function traceSummary(events) {
   const names = new Map();
   for (const e of events) if (e.ph === "M" && e.name === "thread_name") names.set(`${e.pid}:${e.tid}`, e.args.name);
@@ -154,8 +154,16 @@ function traceSummary(events) {
     return { ms: +ms.toFixed(1), n };
   };
   const main = (t) => t === "CrRendererMain";
+  // bench.js marks go.run's start and end (the page's user timing).
+  const mark = (name) => events.find((e) => e.name === name && /user_timing/.test(e.cat || ""))?.ts;
+  const runStart = mark("bench:go.run") ?? NaN, runEnd = mark("bench:go.run end") ?? NaN;
+  const lazy = (e, t) => main(t) && e.name === "wasm.CompileLazy";
   return {
-    mainLazyCompile: sum((e, t) => main(t) && e.name === "wasm.CompileLazy"),
+    mainLazyCompile: sum(lazy),
+    // the same, split: during go.run (the runtime's start, package init,
+    // main) and after it (connect, listing)
+    mainLazyCompileGoRun: sum((e, t) => lazy(e, t) && e.ts >= runStart && e.ts < runEnd),
+    mainLazyCompileAfter: sum((e, t) => lazy(e, t) && e.ts >= runEnd),
     mainFlushICache: sum((e, t) => main(t) && e.name === "FlushInstructionCache"),
     mainGC: sum((e, t) => main(t) && (e.name === "MinorGC" || e.name === "MajorGC")),
     backgroundTopTier: sum((e, t) => !main(t) && e.name === "wasm.TopTierCompilation"),
@@ -185,11 +193,12 @@ async function round(r) {
       }
     }
   };
-  const startup = { mcphost: [], js: [] };
+  const startup = { mcphost: [], js: [], gofloor: [] };
   for (let i = 0; i < config.startupTrials; i++) {
-    for (const stack of (r + i) % 2 ? ["js", "mcphost"] : ["mcphost", "js"]) {
+    for (const stack of (r + i) % 2 ? ["js", "mcphost", "gofloor"] : ["gofloor", "mcphost", "js"]) {
+      const want = stack === "gofloor" ? 1 : 1000;
       const res = await attempt(`suite=startup&stack=${stack}&n=1000&page=100`, { cold: true },
-        (x) => (x.count !== 1000 ? `startup ${stack}: listed ${x.count}, want 1000` : ""));
+        (x) => (x.count !== want ? (stack === "gofloor" ? "startup gofloor: its export did not answer" : `startup ${stack}: listed ${x.count}, want 1000`) : ""));
       if (res) startup[stack].push({ ms: res.ms, parts: res.parts, longTasks: res.longTasks });
     }
   }
@@ -327,6 +336,18 @@ function rowsOf(R) {
       v["stage_" + k] = k === "compile" ? m : m / j;
     }
     fig.marks = R.startup.mcphost[0].parts.at;
+    // Inside "Go start + connect": go.run, against the Go runtime's floor
+    // (bench/gofloor: a Go program that only exports one function, started
+    // cold the same way) and the JS stack's whole connect.
+    fig.goRun = median(R.startup.mcphost.map((t) => t.parts.goRun));
+    fig.afterGoRun = median(R.startup.mcphost.map((t) => t.parts.connectAfterGoRun));
+    fig.goFloor = median((R.startup.gofloor || []).map((t) => t.parts.goRun));
+    fig.goFloorCold = (R.startup.gofloor || []).every((t) => t.parts.cold);
+    fig.goFloorBytes = (R.startup.gofloor || [])[0]?.parts.moduleBytes;
+    v.goRun = fig.goRun;
+    v.goFloor = fig.goFloor;
+    v.goFloorJs = fig.goFloor / fig.stages.connect.j;
+    v.afterGoRunJs = fig.afterGoRun / fig.stages.connect.j;
     const lt = R.startup.mcphost.map((t) => t.longTasks);
     fig.longSupported = lt.every((l) => l.supported);
     fig.long = lt.flatMap((l) => l.over50);
@@ -393,6 +414,10 @@ const ROWS = [
   ...STAGES.map(([k, label]) => k === "compile"
     ? { id: "stage_" + k, label: "  " + label, target: "info (ms)", fmt: ms }
     : { id: "stage_" + k, label: "  " + label + ": mcphost ÷ JS", target: "≤ 1 (alt.)", ok: (x) => x <= 1, fmt: x3 }),
+  { id: "goRun", label: "    within it: go.run (Go runtime start, package init, main) (ms)", target: "info (ms)", fmt: ms },
+  { id: "afterGoRunJs", label: "    within it: go.run's end → connected ÷ JS connect", target: "info", fmt: x3 },
+  { id: "goFloor", label: "  the Go runtime's floor: go.run of a Go program exporting one function", target: "info (ms)", fmt: ms },
+  { id: "goFloorJs", label: "  the Go runtime's floor ÷ the JS stack's whole connect", target: "info", fmt: x3 },
   { id: "longTasks", label: "main-thread long tasks > 50 ms during mcphost startup (count)", target: "0 (report)", ok: (x) => x === 0, fmt: (x) => (Number.isFinite(x) ? String(x) : "n/a") },
   { id: "mention10000", label: "mention p99, 10,000 descriptors: mcphost ÷ JS", target: `≤ ${MENTION_TARGET}`, ok: (x) => x <= MENTION_TARGET, fmt: x3 },
   { id: "mention100000", label: "mention p99, 100,000 descriptors: mcphost ÷ JS", target: `≤ ${MENTION_TARGET}`, ok: (x) => x <= MENTION_TARGET, fmt: x3 },
@@ -438,12 +463,14 @@ const invalid = per.flatMap((p, i) => (p.fig.mdInvalid || []).map((x) => `r${i +
 if (invalid.length) fl.push(`   INVALID Markdown samples (not counted): ${invalid.join("; ")}`);
 fl.push(`startup cold:  mcphost ${ms(over((f) => f.startM))}   JS stack ${ms(over((f) => f.startJ))}; ${results.config.startupTrials} trial(s) per stack per round, each in a fresh context, HTTP cache disabled; cold verified: ${per.every((p) => p.fig.cold)}`);
 fl.push("  stages:       " + STAGES.map(([k]) => `${k} ${ms(over((f) => f.stages[k].m))}` + (k === "compile" ? "" : ` (JS ${ms(over((f) => f.stages[k].j))})`)).join(", "));
+fl.push(`  Go's start:   go.run ${ms(over((f) => f.goRun))} (then ${ms(over((f) => f.afterGoRun))} to connected); the Go runtime's floor (bench/gofloor, ${Number.isFinite(per[0]?.fig.goFloorBytes) ? (per[0].fig.goFloorBytes / 1e6).toFixed(1) + " MB, " : ""}cold: ${per.every((p) => p.fig.goFloorCold)}): go.run ${ms(over((f) => f.goFloor))}; the JS stack's whole connect ${ms(over((f) => f.stages.connect.j))}`);
 const mk = per.find((p) => p.fig.marks)?.fig.marks;
 fl.push(`  mcphost marks (ms since import started; first trial): ${mk ? Object.entries(mk).map(([k, x]) => `${k} ${Number.isFinite(x) ? x.toFixed(0) : "n/a"}`).join(", ") : "n/a"}`);
 {
   const tr = results.startupTrace, x = tr && tr.summary;
   fl.push(x ? `  traced trial (one more cold mcphost trial with a CDP trace, not in the ratios; it took ${ms(tr.ms)}): main thread: ` +
-    `wasm lazy compilation ${ms(x.mainLazyCompile.ms)} (${x.mainLazyCompile.n} functions compiled on first call), ` +
+    `wasm lazy compilation ${ms(x.mainLazyCompile.ms)} (${x.mainLazyCompile.n} functions compiled on first call` +
+    (x.mainLazyCompileGoRun ? `; ${ms(x.mainLazyCompileGoRun.ms)} (${x.mainLazyCompileGoRun.n}) of it during go.run, ${ms(x.mainLazyCompileAfter.ms)} (${x.mainLazyCompileAfter.n}) after` : "") + `), ` +
     `instruction-cache flushes ${ms(x.mainFlushICache.ms)}, V8 GC ${ms(x.mainGC.ms)}; background threads: optimizing-tier ` +
     `recompilation ${ms(x.backgroundTopTier.ms)}, compilation units ${ms(x.backgroundCompileUnits.ms)}`
     : `  traced trial: ${tr ? tr.error || "no summary" : "not run"}`);

@@ -18,4 +18,6 @@ ln -sfn ../e2e/node_modules bench/node_modules
 (cd bench && node ../e2e/node_modules/vite/bin/vite.js build)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 (cd bench && go build -o "$tmp/bench-peer" ./peer) # bench/ is a module of its own
+# The Go runtime's floor in the startup suite (bench/gofloor).
+(cd bench && GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o dist/gofloor.wasm ./gofloor)
 node bench/run.mjs --peer "$tmp/bench-peer" "$@"
