@@ -619,6 +619,35 @@ describe("mcp-mention", () => {
     await page.close()
   })
 
+  test("placement: the popup opens below the composer when there is room, above it near the viewport's bottom, and follows it while typing", async () => {
+    const page = await openFixture()
+    await page.setViewportSize({ width: 1000, height: 1000 })
+    const place = () => page.evaluate(() => {
+      const c = document.querySelector("#composer").getBoundingClientRect()
+      const p = document.querySelector(".mcp-mention-popup").getBoundingClientRect()
+      return { cTop: c.top, cBottom: c.bottom, cLeft: c.left, cWidth: c.width, pTop: p.top, pBottom: p.bottom, pLeft: p.left, pWidth: p.width, vh: document.documentElement.clientHeight }
+    })
+    // composer top at 40 + h1 + label + 320 margin: more room below than above
+    await page.locator("#composer").focus()
+    await page.keyboard.type("@o")
+    let g = await place()
+    assert.ok(g.vh - g.cBottom > g.cTop, JSON.stringify(g))
+    assert.equal(Math.round(g.pTop), Math.round(g.cBottom + 6), JSON.stringify(g))
+    assert.equal(Math.round(g.pLeft), Math.round(g.cLeft))
+    assert.equal(Math.round(g.pWidth), Math.round(g.cWidth)) // the composer's width, between 320 and 640
+    assert.ok(g.pBottom <= g.vh, JSON.stringify(g))
+    // the composer moves down (the page grew above it) while the query is typed: the popup, opened below,
+    // goes above it, with its bottom edge 6 px over the composer's top
+    await page.evaluate(() => (document.querySelector("#composer").style.marginTop = "800px"))
+    await page.keyboard.type("n")
+    g = await place()
+    assert.ok(g.cTop > g.vh - g.cBottom, JSON.stringify(g))
+    assert.equal(Math.round(g.pBottom), Math.round(g.cTop - 6), JSON.stringify(g))
+    assert.ok(g.pTop >= 0, JSON.stringify(g))
+    assert.deepEqual(page.errors, [])
+    await page.close()
+  })
+
   test("a query typed before anything is listed: a loading row, then results as the listing streams in, without another key", async () => {
     const page = await openFixture()
     await page.evaluate(() => {

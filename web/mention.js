@@ -382,6 +382,11 @@ export class MentionElement extends HTMLElementBase {
       this.#hide() // no server offers prompts: "/" is only a character
       return
     }
+    // The anchor's box is read before anything below changes the DOM. Read
+    // after the list was rebuilt (as it was), it made the browser lay the
+    // new list out inside the keystroke, and the popup's new position then
+    // cost a second style and layout pass before the frame.
+    const geo = this.#measure()
     this.#list.setAttribute("aria-label", prompts ? "Prompts" : "Resources")
     this.#hosts.forEach((host, hostIndex) => {
       let matches = []
@@ -407,7 +412,7 @@ export class MentionElement extends HTMLElementBase {
     if (resetActive) this.#list.scrollTop = 0
     this.#aria.activeDescendant = v.render(rows.length ? "" : this.#emptyText())
     this.#renderFooter()
-    this.#position()
+    this.#place(geo)
     this.#announce(total)
     const ms = performance.now() - this.#inputStamp
     try {
@@ -553,13 +558,22 @@ export class MentionElement extends HTMLElementBase {
   }
 
   #position() {
+    this.#place(this.#measure())
+  }
+
+  /** The anchor's box and the viewport's size, or null without a composer. */
+  #measure() {
     const t = this.#input
-    if (!t || this.#popup.hidden) return
+    if (!t) return null
     const anchorId = this.getAttribute("anchor")
     const anchor = (anchorId && (this.getRootNode?.() || document).getElementById?.(anchorId)) || t
-    const r = anchor.getBoundingClientRect()
-    const vw = document.documentElement.clientWidth
-    const vh = document.documentElement.clientHeight
+    return { r: anchor.getBoundingClientRect(), vw: document.documentElement.clientWidth, vh: document.documentElement.clientHeight }
+  }
+
+  /** Places the open popup by geo (#measure) next to its anchor. */
+  #place(geo) {
+    if (!geo || this.#popup.hidden) return
+    const { r, vw, vh } = geo
     const width = Math.min(Math.max(r.width, 320), 640, vw - 16)
     const left = Math.max(8, Math.min(r.left, vw - width - 8))
     const p = this.#popup.style
