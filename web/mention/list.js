@@ -10,7 +10,12 @@ export const MAX_OPTION_NODES = 50
 
 const DEFAULT_ROW_HEIGHT = 56
 const DEFAULT_GROUP_HEIGHT = 30
-const OVERSCAN = 6
+// Rows rendered beyond the view on each side, so that a scroll the
+// compositor runs ahead of the main thread finds rows already there. Each
+// keystroke renders them too: in a 10,000-descriptor probe (Chromium 156,
+// limit 20), 3 instead of 6 took the keystroke → list laid out median from
+// 7.3–8.0 to 6.1–6.9 ms, p99 10.6–11.6 to 8.8–10.4 ms (three runs each).
+const OVERSCAN = 3
 
 /**
  * A VirtualList renders rows into the role=listbox element list. Rows are
