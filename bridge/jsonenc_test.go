@@ -3,6 +3,7 @@ package bridge
 import (
 	"bytes"
 	stdjson "encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +37,15 @@ func FuzzAppendJSONString(f *testing.F) {
 
 // TestHandWrittenFrames: the implementation, initialize's params and a list
 // cursor's params are what encoding/json writes.
+func TestReadParams(t *testing.T) {
+	for _, uri := range []string{"", "bench://image.png", "docs://team/a b/<c>&d", "file:///ü/\u2028\"", "x\xffy", "\u2028\u2029", strings.Repeat("é", 300)} {
+		want, _ := stdjson.Marshal(map[string]string{"uri": uri})
+		if got := readParams(uri); !bytes.Equal(got, want) {
+			t.Errorf("readParams(%q) = %s, want %s", uri, got, want)
+		}
+	}
+}
+
 func TestHandWrittenFrames(t *testing.T) {
 	impls := []Implementation{
 		{Name: "mcphost", Version: "0.1.0"},

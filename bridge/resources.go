@@ -236,8 +236,7 @@ func (s *Session) Read(ctx context.Context, uri string) (*ReadResult, error) {
 		return nil, err
 	}
 	var raw stdjson.RawMessage
-	b, _ := stdjson.Marshal(map[string]string{"uri": uri})
-	meta, err := s.callMeta(ctx, method, uri, b, &raw)
+	meta, err := s.callMeta(ctx, method, uri, readParams(uri), &raw)
 	if err != nil {
 		return nil, err
 	}
@@ -246,6 +245,15 @@ func (s *Session) Read(ctx context.Context, uri string) (*ReadResult, error) {
 		return nil, err
 	}
 	return &ReadResult{Contents: contents, TTL: meta.ttl, CacheScope: meta.cacheScope}, err
+}
+
+// readParams is resources/read's params for uri as json.Marshal writes
+// {"uri": uri} (jsonenc.go): encoding/json's reflection over a map cost
+// ~0.4 ms of every read in the page (a CPU profile of image re-reads).
+func readParams(uri string) []byte {
+	b := make([]byte, 0, len(`{"uri":""}`)+len(uri)+8)
+	b = append(b, `{"uri":`...)
+	return append(appendJSONString(b, uri), '}')
 }
 
 // DecodeReadResult decodes the result of resources/read for uri.
