@@ -264,7 +264,7 @@ func (o *options) fromPart(i int, c Contents, st *readState) Attachment {
 		st.total -= decodedLen(blob) // a failed part holds no budget
 		return fail(e)
 	}
-	a := o.binaryAttachment(i, c, data, nil)
+	a := o.binaryAttachment(i, c, data, nil, nil)
 	a.Size, a.WireSize = int64(len(data)), wire
 	markApp(&a, &c)
 	return a
@@ -286,12 +286,14 @@ func (o *options) heldPart(i int, c Contents, st *readState) Attachment {
 		return a
 	}
 	head, err := ref.Prefix(sniffBytes)
+	var sm *mimetype.MIME
 	if err == nil {
-		sm := mimetype.Detect(head)
+		sm = mimetype.Detect(head)
 		if isA(sm, textPlain) || isTextual(essence(sm.String())) || isTextual(essence(c.MIMEType)) {
+			// Decided again over every byte (binaryAttachment sniffs them).
 			head, err = ref.Bytes()
 			ref.Release()
-			ref = nil
+			ref, sm = nil, nil
 		}
 	}
 	if err != nil {
@@ -301,7 +303,7 @@ func (o *options) heldPart(i int, c Contents, st *readState) Attachment {
 		a.DeclaredMIMEType, a.Meta = c.MIMEType, c.Meta
 		return a
 	}
-	a := o.binaryAttachment(i, c, head, ref)
+	a := o.binaryAttachment(i, c, head, ref, sm)
 	a.Size, a.WireSize = size, EncodedLen(size)
 	markApp(&a, &c)
 	return a

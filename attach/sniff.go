@@ -188,8 +188,9 @@ func (o *options) renderMarkdown(src, baseURI string) (html, plain string, err e
 // binaryAttachment decides a binary part from data, every byte of it, or,
 // when held is not nil, the first sniffBytes of the held bytes (heldPart:
 // then neither the sniffed nor the declared type is text, and the image
-// header check reads the held bytes).
-func (o *options) binaryAttachment(i int, c Contents, data []byte, held *blob.Ref) Attachment {
+// header check reads the held bytes). sm is what mimetype.Detect found in
+// data when the caller already asked it (heldPart), else nil.
+func (o *options) binaryAttachment(i int, c Contents, data []byte, held *blob.Ref, sm *mimetype.MIME) Attachment {
 	a := Attachment{
 		URI: c.URI, Part: i, Kind: KindBinary, DeclaredMIMEType: c.MIMEType,
 		Bytes: data, Meta: c.Meta, Warnings: []string{},
@@ -197,7 +198,9 @@ func (o *options) binaryAttachment(i int, c Contents, data []byte, held *blob.Re
 	if held != nil {
 		a.Bytes, a.Held = nil, held
 	}
-	sm := mimetype.Detect(data)
+	if sm == nil {
+		sm = mimetype.Detect(data)
+	}
 	sniffed := essence(sm.String())
 	a.SniffedMIMEType = sniffed
 	decl := essence(c.MIMEType)

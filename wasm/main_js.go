@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"syscall/js"
 	"time"
 	"unsafe"
@@ -116,7 +117,7 @@ func (a *api) async(fn asyncFn) func(args []js.Value) any {
 		}
 		ctx, finish := a.callContext(callID, timeout)
 		rest := args[4:]
-		go func() {
+		goSpare(func() {
 			v, err := js.Undefined(), error(nil)
 			func() {
 				defer recoverInto(&err)
@@ -125,8 +126,42 @@ func (a *api) async(fn asyncFn) func(args []js.Value) any {
 			err = classifyCancel(ctx, err)
 			finish()
 			settle(done, v, err)
-		}()
+		})
 		return nil
+	}
+}
+
+// Asynchronous calls run on goroutines that, once done, wait for the next
+// call (at most maxSpare wait) instead of ending: a new goroutine's stack
+// grows by copying (runtime.copystack walks every frame's stack map, slow
+// under js/wasm), several times per call until it is as deep as an
+// attach needs (a CPU profile of image re-reads, Chromium 156).
+const maxSpare = 4
+
+var (
+	spare  = make(chan func())
+	spares atomic.Int32
+)
+
+// goSpare runs f on a waiting goroutine, or a new one.
+func goSpare(f func()) {
+	select {
+	case spare <- f:
+	default:
+		go serveSpare(f)
+	}
+}
+
+func serveSpare(f func()) {
+	for {
+		f()
+		f = nil
+		if spares.Add(1) > maxSpare {
+			spares.Add(-1)
+			return
+		}
+		f = <-spare
+		spares.Add(-1)
 	}
 }
 
