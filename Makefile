@@ -22,6 +22,7 @@ build: wasm
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -o web/mcphost.wasm ./wasm
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
+	@bash scripts/brotli-copy.sh web/mcphost.wasm
 
 ## demo: run mcphost on the sample documents and print the URL
 demo: build
@@ -99,4 +100,4 @@ size-check: wasm
 	bash scripts/size.sh --check
 
 clean:
-	rm -rf bin web/mcphost.wasm web/wasm_exec.js
+	rm -rf bin web/mcphost.wasm web/mcphost.wasm.*.br web/wasm_exec.js

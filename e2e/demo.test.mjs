@@ -126,6 +126,26 @@ describe("demo page", () => {
     await page.close()
   })
 
+  test("the module arrives brotli-compressed (the copy make wasm built for these bytes) and the page runs on it", async () => {
+    const wasm = readFileSync(path.join(root, "web", "mcphost.wasm"))
+    const copies = readdirSync(path.join(root, "web")).filter((f) => /^mcphost\.wasm\.[0-9a-f]{24}\.br$/.test(f))
+    assert.equal(copies.length, 1, `one brotli copy beside web/mcphost.wasm (scripts/brotli-copy.sh), found ${copies}`)
+    const srv = await server(["-docs", docsDir])
+    const page = await browser.context.newPage()
+    const encodings = []
+    page.on("response", async (r) => {
+      if (new URL(r.url()).pathname === "/mcphost.wasm") encodings.push((await r.allHeaders())["content-encoding"])
+    })
+    await page.goto(srv.url)
+    await page.waitForFunction(() => document.body.dataset.ready && document.body.dataset.listed === "true", null, { timeout: 20000 })
+    const [entry] = await page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.endsWith("/mcphost.wasm")).map((e) => ({ transfer: e.transferSize, decoded: e.decodedBodySize })))
+    assert.deepEqual(encodings, ["br"])
+    assert.equal(entry.decoded, wasm.length, "the decoded module is the built one")
+    const br = statSync(path.join(root, "web", copies[0])).size
+    assert.ok(entry.transfer >= br && entry.transfer < br + 4096, `transferred ${entry.transfer} bytes for a ${br}-byte brotli copy`)
+    await page.close()
+  })
+
   test("hostile Markdown: all XSS corpus vectors render inert through the real pipeline; the raw control trips the sentinel", async () => {
     const vectors = readdirSync(xssDir).filter((f) => /^\d{3}-.*\.md$/.test(f)).sort()
     assert.ok(vectors.length >= 100, `corpus has ${vectors.length} vectors`)

@@ -6,11 +6,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -184,6 +187,59 @@ func TestWebPage(t *testing.T) {
 	}
 	if tags["gzip"] == tags[""] {
 		t.Errorf("gzip and identity share the ETag %s", tags[""])
+	}
+
+	// brotli: the copy `make wasm` leaves beside the module, named by the
+	// digest of the bytes it encodes, goes to clients that accept br (and
+	// gzip to those that do not); a copy named for other bytes (an earlier
+	// build) is never served.
+	sum := sha256.Sum256(wasm)
+	brBytes := []byte("brotli encoding of these module bytes")
+	withBr := fstest.MapFS{"mcphost.wasm": {Data: wasm}, brotliName("mcphost.wasm", sum): {Data: brBytes}}
+	stale := fstest.MapFS{"mcphost.wasm": {Data: wasm}, brotliName("mcphost.wasm", sha256.Sum256([]byte("older module"))): {Data: brBytes}}
+	brTags := map[string]bool{}
+	for _, tc := range []struct {
+		fsys   fs.FS
+		accept string
+		want   string // Content-Encoding
+	}{
+		{withBr, "gzip, deflate, br, zstd", "br"},
+		{withBr, "br;q=0.5, gzip;q=1", "br"},
+		{withBr, "gzip, br;q=0", "gzip"},
+		{withBr, "identity", ""},
+		{stale, "gzip, deflate, br", "gzip"},
+	} {
+		req := httptest.NewRequest("GET", "/mcphost.wasm", nil)
+		req.Header.Set("Accept-Encoding", tc.accept)
+		rec := httptest.NewRecorder()
+		webHandler(tc.fsys).ServeHTTP(rec, req)
+		h := rec.Header()
+		if got := h.Get("Content-Encoding"); rec.Code != 200 || got != tc.want {
+			t.Fatalf("Accept-Encoding %q: %d, Content-Encoding %q, want %q", tc.accept, rec.Code, got, tc.want)
+		}
+		if tc.want != "br" {
+			continue
+		}
+		if !bytes.Equal(rec.Body.Bytes(), brBytes) || h.Get("Content-Length") != strconv.Itoa(len(brBytes)) ||
+			h.Get("Vary") != "Accept-Encoding" || h.Get("Content-Type") != "application/wasm" || h.Get("Cache-Control") != "no-cache" {
+			t.Fatalf("Accept-Encoding %q: body %q, headers %v", tc.accept, rec.Body.Bytes(), h)
+		}
+		tag := h.Get("ETag")
+		brTags[tag] = true
+		if tag == tags[""] || tag == tags["gzip"] {
+			t.Errorf("br shares the ETag %s with another encoding", tag)
+		}
+		req = httptest.NewRequest("GET", "/mcphost.wasm", nil)
+		req.Header.Set("Accept-Encoding", tc.accept)
+		req.Header.Set("If-None-Match", tag)
+		rec = httptest.NewRecorder()
+		webHandler(tc.fsys).ServeHTTP(rec, req)
+		if rec.Code != 304 || rec.Body.Len() != 0 {
+			t.Errorf("br, If-None-Match %s: %d with %d bytes, want 304", tag, rec.Code, rec.Body.Len())
+		}
+	}
+	if len(brTags) != 1 {
+		t.Errorf("br ETags %v, want one", brTags)
 	}
 
 	off, _ := startServer(t, testConfig(t)) // -no-web
