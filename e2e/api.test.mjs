@@ -13,6 +13,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } 
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { launchBrowser, root, startMcphost } from './harness.mjs'
+import { startScriptedPeer } from './scripted-peer.mjs'
 
 const POLICY = 'docs://team/{team}/policy/{name}'
 const WELCOME = 'docs://team/platform/onboarding/welcome.md'
@@ -463,27 +464,36 @@ describe('mcphost.js in Chromium', () => {
   })
 
   test('refresh past refreshDeadlineMs marks attachments stale, keeps the copy and still forwards it', async () => {
-    const page = await openPage()
+    // A peer that answers each read 400 ms after it came, and a 50 ms
+    // deadline: the refresh's read cannot be in time, so refresh cancels it
+    // on the wire and marks the attachment stale. (A 1 ms deadline against
+    // the documents server was met at times: a loopback read can take less.)
+    const doc = 'doc://slow/a.md'
+    const peer = await startScriptedPeer({ docs: { [doc]: 1 }, readMs: 400, pagesFrom: srv.url })
+    const page = await openPage({ url: peer.httpUrl })
     try {
-      const r = await page.evaluate(async uri => {
-        // 1 ms: no read over a WebSocket finishes in time, so refresh
-        // cancels it on the wire and marks the attachment stale.
-        const h = await window.mcphost.connect('/mcp', { refreshDeadlineMs: 1 })
+      const r = await page.evaluate(async ({ url, uri }) => {
+        const h = await window.mcphost.connect(url, { refreshDeadlineMs: 50 })
         const [before] = await h.attach(uri)
         const stale = window.nextEvent(h, 'stale', d => d.uri === uri)
+        const t = performance.now()
         await h.refresh()
+        const ms = performance.now() - t
         const detail = await stale
         const [after] = h.attachments()
         await h.close()
-        return { detail, state: after.state, forModel: after.forModel, same: after.text === before.text }
-      }, WELCOME)
+        return { detail, ms, state: after.state, forModel: after.forModel, same: after.text === before.text, text: before.text }
+      }, { url: peer.url, uri: doc })
       assert.deepEqual(Object.keys(r.detail).sort(), ['reason', 'uri'])
       assert.match(r.detail.reason, /refresh/)
       assert.equal(r.state, 'stale')
       assert.equal(r.forModel, true, 'stale parts still go to the model (with a warning)')
       assert.equal(r.same, true, 'the old copy is kept')
+      assert.match(r.text, /version 1/)
+      assert.ok(r.ms < 400, `refresh returned at its deadline, not with the answer (${r.ms.toFixed(0)} ms)`)
     } finally {
       await page.close()
+      await peer.close()
     }
   })
 

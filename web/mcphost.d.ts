@@ -689,7 +689,8 @@ export interface Figures {
 
 // ---- Showing and wrapping server strings (web/display.js) ----
 // display.js is a plain ES module next to mcphost.js (mention.js and the demo
-// import it; it also runs in Node). These declarations describe its exports.
+// import it; it also runs in Node; mcphost.js carries it inlined and exports
+// the same functions). These declarations describe its exports.
 
 /**
  * The string to show a person for s, a string a server chose (a name, title,
