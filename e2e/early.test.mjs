@@ -35,10 +35,17 @@ function answer(kind, m) {
         ? { jsonrpc: "2.0", id: m.id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } } }
         : ok({ protocolVersion: "2025-11-25", capabilities: { resources: {} }, serverInfo: { name: "early-legacy", version: "1" } });
     case "resources/list": {
-      const i = Number(m.params?.cursor ?? 0);
-      const resources = Array.from({ length: 10 }, (_, k) => ({ uri: `early://doc/${i}/${k}`, name: `doc ${i}.${k}` }));
-      const pages = kind === "endless" ? Infinity : PAGES;
-      return ok(i + 1 < pages ? { resources, nextCursor: String(i + 1) } : { resources });
+      // big*: pages over 4 KB (the early start reads those without parsing
+      // their items), cursors with a quote and a backslash; bigfirst puts
+      // nextCursor before the items (a shape it parses).
+      const big = kind.startsWith("big");
+      const i = Number(String(m.params?.cursor ?? 0).match(/\d+/)[0]);
+      const resources = Array.from({ length: 10 }, (_, k) => ({ uri: `early://doc/${i}/${k}`, name: `doc ${i}.${k}`,
+        ...(big ? { description: `A description, with commas, of document ${i}.${k}: `.repeat(12) } : {}) }));
+      const pages = kind === "endless" || kind === "bigendless" ? Infinity : PAGES;
+      const cursor = big ? `c"${i + 1}\\` : String(i + 1);
+      if (i + 1 >= pages) return ok({ resources });
+      return ok(kind === "bigfirst" ? { nextCursor: cursor, resources } : { resources, nextCursor: cursor });
     }
     case "resources/templates/list":
       return ok({ resourceTemplates: [] });
@@ -165,6 +172,46 @@ for (const kind of ["legacy", "modern"]) {
     for (const p of pages) assert.ok(p.t < wasmSentAt, `page ${JSON.stringify(p.m.params)} asked for after the module arrived`);
   });
 }
+
+for (const kind of ["big", "bigfirst"]) {
+  test(`pages over 4 KB${kind === "bigfirst" ? ", the cursor before the items" : ""}, escaped cursors, slow module download: each page asked for before the module arrived, once`, async () => {
+    conns.length = 0;
+    wasmDelayMs = 1500;
+    let r;
+    try {
+      r = await inPage(`(c, b) => (${listAll})(c, b, ${JSON.stringify(kind)})`);
+    } finally {
+      wasmDelayMs = 0;
+    }
+    assert.deepEqual(r, { ok: true, version: "2025-11-25", server: "early-legacy", count: 10 * PAGES, last: `early://doc/${PAGES - 1}/9` });
+    const reqs = requests(conns[0]);
+    assert.equal(new Set(reqs).size, reqs.length, `a request was made twice: ${reqs.join(", ")}`);
+    const pages = conns[0].frames.filter((f) => f.m.method === "resources/list");
+    assert.deepEqual(pages.map((p) => p.m.params?.cursor ?? ""), ["", ...Array.from({ length: PAGES - 1 }, (_, i) => `c"${i + 1}\\`)]);
+    for (const p of pages) assert.ok(p.t < wasmSentAt, `page ${JSON.stringify(p.m.params)} asked for after the module arrived`);
+  });
+}
+
+test("an endless listing of pages over 4 KB: the early start asks for no page Go would not (maxDescriptors)", async () => {
+  conns.length = 0;
+  wasmDelayMs = 800;
+  let r;
+  try {
+    r = await inPage(String(async (connect, base) => {
+      const host = await connect(`${base}/bigendless`, { reconnect: false, maxDescriptors: 25 });
+      const rs = await host.resources();
+      await host.close();
+      return { count: rs.length };
+    }));
+  } finally {
+    wasmDelayMs = 0;
+  }
+  assert.deepEqual(r, { count: 25 });
+  const reqs = requests(conns[0]);
+  assert.equal(new Set(reqs).size, reqs.length, `a request was made twice: ${reqs.join(", ")}`);
+  // Go stops after the page that passes 25 entries: pages 0, 1 and 2.
+  assert.equal(conns[0].frames.filter((f) => f.m.method === "resources/list").length, 3, reqs.join(", "));
+});
 
 test("an endless listing: the early start asks for no page Go would not (maxDescriptors)", async () => {
   conns.length = 0;
