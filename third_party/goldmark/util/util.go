@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -978,7 +979,43 @@ func NewBytesFilter(elements ...[]byte) BytesFilter {
 
 // NewBytesFilterString returns a new BytesFilter.
 // Given string must be separated by a comma.
+//
+// mcphost: the filter, and any filter ExtendString derives from it, is
+// built on first use (lazyBytesFilter). The renderer's attribute filters
+// are package variables made with these two functions, so upstream built
+// ten of them (~160 allocations, and the functions V8 compiles on first
+// call) in the init of every wasm instance, before its first listing,
+// although mcphost's Markdown carries no attributes.
 func NewBytesFilterString(elements string) BytesFilter {
+	return &lazyBytesFilter{build: func() *bytesFilter { return newBytesFilterString(elements) }}
+}
+
+// lazyBytesFilter is a BytesFilter built by build on first use (mcphost).
+type lazyBytesFilter struct {
+	once  sync.Once
+	build func() *bytesFilter
+	f     *bytesFilter
+}
+
+func (l *lazyBytesFilter) get() *bytesFilter {
+	l.once.Do(func() {
+		l.f = l.build()
+		l.build = nil
+	})
+	return l.f
+}
+
+func (l *lazyBytesFilter) Add(b []byte) { l.get().Add(b) }
+
+func (l *lazyBytesFilter) Contains(b []byte) bool { return l.get().Contains(b) }
+
+func (l *lazyBytesFilter) Extend(bs ...[]byte) BytesFilter { return l.get().Extend(bs...) }
+
+func (l *lazyBytesFilter) ExtendString(elements string) BytesFilter {
+	return &lazyBytesFilter{build: func() *bytesFilter { return l.get().ExtendString(elements).(*bytesFilter) }}
+}
+
+func newBytesFilterString(elements string) *bytesFilter {
 	s := &bytesFilter{
 		threshold: 3,
 		slots:     make([][][]byte, 64),
