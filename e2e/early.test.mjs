@@ -146,19 +146,24 @@ function requests(c) {
   return c.frames.map((f) => `${f.m.method} ${JSON.stringify(f.m.params?.cursor ?? "")}`);
 }
 
+/** Runs fn with the module's download held back by ms, and releases it after. */
+async function withSlowModule(ms, fn) {
+  wasmDelayMs = ms;
+  try {
+    return await fn();
+  } finally {
+    wasmDelayMs = 0;
+  }
+}
+
 for (const kind of ["legacy", "modern"]) {
   test(`${kind} server, slow module download: the pages are asked for before the module arrived, each once`, async () => {
     conns.length = 0;
-    wasmDelayMs = 1500;
-    try {
-      const r = await inPage(`(c, b) => (${listAll})(c, b, ${JSON.stringify(kind)})`);
-      assert.deepEqual(r, {
-        ok: true, version: kind === "modern" ? "2026-07-28" : "2025-11-25", server: `early-${kind}`,
-        count: 10 * PAGES, last: `early://doc/${PAGES - 1}/9`,
-      });
-    } finally {
-      wasmDelayMs = 0;
-    }
+    const r = await withSlowModule(1500, () => inPage(`(c, b) => (${listAll})(c, b, ${JSON.stringify(kind)})`));
+    assert.deepEqual(r, {
+      ok: true, version: kind === "modern" ? "2026-07-28" : "2025-11-25", server: `early-${kind}`,
+      count: 10 * PAGES, last: `early://doc/${PAGES - 1}/9`,
+    });
     assert.equal(conns.length, 1, "one connection");
     const reqs = requests(conns[0]);
     assert.equal(new Set(reqs).size, reqs.length, `a request was made twice: ${reqs.join(", ")}`);
@@ -176,13 +181,7 @@ for (const kind of ["legacy", "modern"]) {
 for (const kind of ["big", "bigfirst"]) {
   test(`pages over 4 KB${kind === "bigfirst" ? ", the cursor before the items" : ""}, escaped cursors, slow module download: each page asked for before the module arrived, once`, async () => {
     conns.length = 0;
-    wasmDelayMs = 1500;
-    let r;
-    try {
-      r = await inPage(`(c, b) => (${listAll})(c, b, ${JSON.stringify(kind)})`);
-    } finally {
-      wasmDelayMs = 0;
-    }
+    const r = await withSlowModule(1500, () => inPage(`(c, b) => (${listAll})(c, b, ${JSON.stringify(kind)})`));
     assert.deepEqual(r, { ok: true, version: "2025-11-25", server: "early-legacy", count: 10 * PAGES, last: `early://doc/${PAGES - 1}/9` });
     const reqs = requests(conns[0]);
     assert.equal(new Set(reqs).size, reqs.length, `a request was made twice: ${reqs.join(", ")}`);
@@ -192,49 +191,28 @@ for (const kind of ["big", "bigfirst"]) {
   });
 }
 
-test("an endless listing of pages over 4 KB: the early start asks for no page Go would not (maxDescriptors)", async () => {
-  conns.length = 0;
-  wasmDelayMs = 800;
-  let r;
-  try {
-    r = await inPage(String(async (connect, base) => {
-      const host = await connect(`${base}/bigendless`, { reconnect: false, maxDescriptors: 25 });
-      const rs = await host.resources();
-      await host.close();
-      return { count: rs.length };
-    }));
-  } finally {
-    wasmDelayMs = 0;
-  }
-  assert.deepEqual(r, { count: 25 });
-  const reqs = requests(conns[0]);
-  assert.equal(new Set(reqs).size, reqs.length, `a request was made twice: ${reqs.join(", ")}`);
-  // Go stops after the page that passes 25 entries: pages 0, 1 and 2.
-  assert.equal(conns[0].frames.filter((f) => f.m.method === "resources/list").length, 3, reqs.join(", "));
+// Lists with maxDescriptors 25 and waits for the listing's last progress event.
+const listCapped = String(async (connect, base, kind) => {
+  const host = await connect(`${base}/${kind}`, { reconnect: false, maxDescriptors: 25 });
+  const progress = new Promise((res) => host.addEventListener("listprogress", (e) => e.detail.done && res(e.detail)));
+  const rs = await host.resources();
+  const last = await progress;
+  await host.close();
+  return { count: rs.length, truncated: last.truncated };
 });
 
-test("an endless listing: the early start asks for no page Go would not (maxDescriptors)", async () => {
-  conns.length = 0;
-  wasmDelayMs = 800;
-  let r;
-  try {
-    r = await inPage(String(async (connect, base) => {
-      const host = await connect(`${base}/endless`, { reconnect: false, maxDescriptors: 25 });
-      const progress = new Promise((res) => host.addEventListener("listprogress", (e) => e.detail.done && res(e.detail)));
-      const rs = await host.resources();
-      const last = await progress;
-      await host.close();
-      return { count: rs.length, truncated: last.truncated };
-    }));
-  } finally {
-    wasmDelayMs = 0;
-  }
-  assert.deepEqual(r, { count: 25, truncated: true });
-  const reqs = requests(conns[0]);
-  assert.equal(new Set(reqs).size, reqs.length, `a request was made twice: ${reqs.join(", ")}`);
-  // Go stops after the page that passes 25 entries: pages 0, 1 and 2.
-  assert.equal(conns[0].frames.filter((f) => f.m.method === "resources/list").length, 3, reqs.join(", "));
-});
+for (const kind of ["endless", "bigendless"]) {
+  test(`an endless listing${kind === "bigendless" ? " of pages over 4 KB" : ""}: the early start asks for no page Go would not (maxDescriptors)`, async () => {
+    conns.length = 0;
+    const r = await withSlowModule(800, () => inPage(`(c, b) => (${listCapped})(c, b, ${JSON.stringify(kind)})`));
+    assert.deepEqual(r, { count: 25, truncated: true });
+    const reqs = requests(conns[0]);
+    assert.equal(new Set(reqs).size, reqs.length, `a request was made twice: ${reqs.join(", ")}`);
+    // Go stops after the page that passes 25 entries: pages 0, 1 and 2.
+    assert.equal(conns[0].frames.filter((f) => f.m.method === "resources/list").length, 3, reqs.join(", "));
+  });
+}
+
 
 test("a server speaking the other revision than the one pinned: the same error as without the early start", async () => {
   conns.length = 0;
