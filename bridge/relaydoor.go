@@ -52,7 +52,10 @@ const (
 //  2. the door runs h's serve function over an in-process
 //     connection carrying the requester's principal, as if the requester
 //     had connected to /mcp, and is its MCP client: initialize (2025-11-25),
-//     then one resources/read with the ask as its params;
+//     then one resources/read with the ask as its params (a source that
+//     refuses that initialize with -32022 is asked again on a new
+//     connection in 2026-07-28: server/discover, then the read with the
+//     revision's _meta set beside the ask's own);
 //  3. exactly one binary message goes out, the frame ([EncodeRelayAnswer]):
 //     tag 0 and the result as the source sent it, or tag 1 and the
 //     source's JSON-RPC error, code, message and data unchanged (so a read
@@ -173,7 +176,46 @@ func readRelayAsk(ws *websocket.Conn, first, fallback time.Duration) (ask RelayA
 // A JSON-RPC error from the source is an answer; anything else that goes
 // wrong is an error. release ends the connection and waits for serve to
 // return; it must be called once, whatever the outcome.
+//
+// The door speaks 2025-11-25 to the source, so that a source speaking both
+// revisions answers it as it answers a 2025-11-25 client on /mcp; a source
+// that refuses that revision's initialize with -32022 (a 2026-07-28-only
+// upstream behind the gateway) is asked again on a new connection, in
+// 2026-07-28.
 func (e *endpoint) relayRead(ctx context.Context, principal string, ask RelayAsk) (answer RelayAnswer, release func(), err error) {
+	s, release := e.relaySource(principal, ProtocolLegacy)
+	err = s.handshake(ctx)
+	if ErrorCode(err) == CodeUnsupportedProtocolVersn {
+		release()
+		s, release = e.relaySource(principal, ProtocolModern)
+		err = s.handshake(ctx)
+	}
+	if err != nil {
+		return answer, release, err
+	}
+	params, err := relayParams(s, ask)
+	if err != nil {
+		return answer, release, err
+	}
+	var raw stdjson.RawMessage
+	err = s.callRaw(ctx, "resources/read", ask.URI, params, &raw, s.modern)
+	var we *jsonrpc.Error
+	switch {
+	case err == nil:
+		if raw == nil {
+			return answer, release, errors.New("bridge: relay: the source's response has no result")
+		}
+		return RelayAnswer{Result: raw}, release, nil
+	case errors.As(err, &we):
+		return RelayAnswer{Error: we}, release, nil
+	}
+	return answer, release, err
+}
+
+// relaySource starts h's serve function for principal on an in-process
+// connection and returns the door's client session on it, speaking
+// protocol; release ends both and waits for serve to return.
+func (e *endpoint) relaySource(principal, protocol string) (*Session, func()) {
 	cs, ss := newPipe()
 	sc := newConn(ss, e.o.ReadLimit)
 	sc.principal = principal
@@ -186,32 +228,40 @@ func (e *endpoint) relayRead(ctx context.Context, principal string, ask RelayAsk
 		e.serve(sctx, sc)
 	}()
 	s := newSession(newConn(cs, max(e.o.ReadLimit, DefaultReadLimit)), Options{
-		ClientInfo: relayClient, Capabilities: stdjson.RawMessage(`{}`), Protocol: ProtocolLegacy,
+		ClientInfo: relayClient, Capabilities: stdjson.RawMessage(`{}`), Protocol: protocol,
 		Timeout: e.o.RelayTimeout, ToolTimeout: e.o.RelayTimeout,
 	})
-	release = func() {
+	return s, func() {
 		s.Close()
 		scancel()
 		<-served
 	}
-	if err := s.handshake(ctx); err != nil {
-		return answer, release, err
+}
+
+// relayParams encodes the ask as the read's params: as it came in
+// 2025-11-25; in 2026-07-28 with the revision's request metadata set in its
+// _meta, beside the ask's own keys (the session's values win).
+func relayParams(s *Session, ask RelayAsk) ([]byte, error) {
+	if !s.modern {
+		return stdjson.Marshal(ask)
 	}
-	params, err := stdjson.Marshal(ask)
-	if err != nil {
-		return answer, release, err
-	}
-	var raw stdjson.RawMessage
-	err = s.callRaw(ctx, "resources/read", ask.URI, params, &raw, false)
-	var we *jsonrpc.Error
-	switch {
-	case err == nil:
-		if raw == nil {
-			return answer, release, errors.New("bridge: relay: the source's response has no result")
+	meta := map[string]stdjson.RawMessage{}
+	if len(ask.Meta) > 0 {
+		if err := stdjson.Unmarshal(ask.Meta, &meta); err != nil {
+			return nil, err
 		}
-		return RelayAnswer{Result: raw}, release, nil
-	case errors.As(err, &we):
-		return RelayAnswer{Error: we}, release, nil
 	}
-	return answer, release, err
+	var rev map[string]stdjson.RawMessage
+	if err := stdjson.Unmarshal(s.metaObject(), &rev); err != nil {
+		return nil, err
+	}
+	for k, v := range rev {
+		meta[k] = v
+	}
+	m, err := stdjson.Marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	ask.Meta = m
+	return stdjson.Marshal(ask)
 }
