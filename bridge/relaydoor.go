@@ -53,7 +53,7 @@ const (
 //     connection carrying the requester's principal, as if the requester
 //     had connected to /mcp, and is its MCP client: initialize (2025-11-25),
 //     then one resources/read with the ask as its params (a source that
-//     refuses that initialize with -32022 is asked again on a new
+//     refuses that initialize with -32022 or -32601 is asked again on a new
 //     connection in 2026-07-28: server/discover, then the read with the
 //     revision's _meta set beside the ask's own);
 //  3. exactly one binary message goes out, the frame ([EncodeRelayAnswer]):
@@ -179,13 +179,14 @@ func readRelayAsk(ws *websocket.Conn, first, fallback time.Duration) (ask RelayA
 //
 // The door speaks 2025-11-25 to the source, so that a source speaking both
 // revisions answers it as it answers a 2025-11-25 client on /mcp; a source
-// that refuses that revision's initialize with -32022 (a 2026-07-28-only
-// upstream behind the gateway) is asked again on a new connection, in
+// that refuses that revision's initialize with -32022, or has no such
+// method (-32601: 2026-07-28 dropped it), as a 2026-07-28-only upstream
+// behind the gateway does, is asked again on a new connection, in
 // 2026-07-28.
 func (e *endpoint) relayRead(ctx context.Context, principal string, ask RelayAsk) (answer RelayAnswer, release func(), err error) {
 	s, release := e.relaySource(principal, ProtocolLegacy)
 	err = s.handshake(ctx)
-	if ErrorCode(err) == CodeUnsupportedProtocolVersn {
+	if c := ErrorCode(err); c == CodeUnsupportedProtocolVersn || c == CodeMethodNotFound {
 		release()
 		s, release = e.relaySource(principal, ProtocolModern)
 		err = s.handshake(ctx)

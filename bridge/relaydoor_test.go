@@ -537,7 +537,7 @@ func BenchmarkRelayDoor(b *testing.B) {
 }
 
 // TestRelayDoorModernSource: a source that refuses 2025-11-25's initialize
-// with -32022 (a 2026-07-28-only server behind the gateway) is read in
+// with -32022 or -32601 (a 2026-07-28-only server behind the gateway) is read in
 // 2026-07-28 on a second connection, its request carrying the revision's
 // _meta; a source speaking both is read in 2025-11-25 as before (the other
 // tests), and one that refuses initialize otherwise is not asked again.
@@ -603,6 +603,8 @@ func TestRelayDoorModernSource(t *testing.T) {
 		methods []string
 	}{
 		{"-32022: read in 2026-07-28", -32022, "\x00" + `{"resultType":"complete","contents":[{"uri":"mem://m","mimeType":"text/plain","text":"modern"}]}`,
+			[]string{"initialize", "server/discover", "resources/read"}},
+		{"-32601 (no initialize): read in 2026-07-28", -32601, "\x00" + `{"resultType":"complete","contents":[{"uri":"mem://m","mimeType":"text/plain","text":"modern"}]}`,
 			[]string{"initialize", "server/discover", "resources/read"}},
 		{"another error: not asked again", -32603, "", []string{"initialize"}},
 	} {
