@@ -47,6 +47,8 @@ type entry struct {
 	parts  []attach.Attachment
 	prints []print // what "changed" compares, one per part
 	warn   string  // why the URI is not watched, if it is not
+	// withheld is the last withheld warning built (entry.withheldWarning).
+	withheld struct{ reason, text string }
 	// included: Include lifted the model policy (withhold) for as long as
 	// the entry lives.
 	included bool
