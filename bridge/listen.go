@@ -313,9 +313,11 @@ func (s *Session) reopenLater(uri string, st *uriListen, d time.Duration) {
 }
 
 // startListListen opens the list-changed listen of a 2026-07-28 session
-// whose server announces list changes.
+// whose server announces list changes, when the session has someone to
+// tell (a Watcher or OnListChanged): a session without (the relay door's
+// one read) would only hold a stream open for nothing.
 func (s *Session) startListListen() {
-	if s.listFilter() == "{}" {
+	if s.listFilter() == "{}" || (s.o.Watcher == nil && s.o.OnListChanged == nil) {
 		return
 	}
 	s.listens.mu.Lock()

@@ -28,6 +28,7 @@ type modernPeer struct {
 	reply   func(c *bridge.Conn, id json.RawMessage, method string, params json.RawMessage) []string
 	listens map[string]json.RawMessage // listen id -> its filter
 	caps    string                     // the capabilities object server/discover announces ("" = resources, tools, completions)
+	initErr int                        // the code initialize is refused with (0: -32022)
 }
 
 func (p *modernPeer) methods() []string {
@@ -49,7 +50,13 @@ func startModern(t *testing.T, p *modernPeer) string {
 	t.Helper()
 	p.metaOK = true
 	p.listens = map[string]json.RawMessage{}
-	return serve(t, bridge.Endpoint(nil, func(ctx context.Context, c *bridge.Conn) {
+	return serve(t, bridge.Endpoint(nil, p.serve))
+}
+
+// serve is the peer's serve function (startModern sets metaOK and listens
+// first).
+func (p *modernPeer) serve(ctx context.Context, c *bridge.Conn) {
+	{
 		p.mu.Lock()
 		p.conns = append(p.conns, c)
 		p.mu.Unlock()
@@ -79,7 +86,11 @@ func startModern(t *testing.T, p *modernPeer) string {
 			var out []string
 			switch {
 			case m.Method == "initialize":
-				out = []string{rpcError(m.ID, -32022, "Unsupported protocol version", `{"supported":["2026-07-28"],"requested":"2025-11-25"}`)}
+				code := -32022
+				if p.initErr != 0 {
+					code = p.initErr
+				}
+				out = []string{rpcError(m.ID, code, "Unsupported protocol version", `{"supported":["2026-07-28"],"requested":"2025-11-25"}`)}
 			case string(m.Params.Meta["io.modelcontextprotocol/protocolVersion"]) != `"2026-07-28"` ||
 				m.Params.Meta["io.modelcontextprotocol/clientCapabilities"] == nil || m.Params.Meta["io.modelcontextprotocol/clientInfo"] == nil:
 				p.mu.Lock()
@@ -113,7 +124,7 @@ func startModern(t *testing.T, p *modernPeer) string {
 				}
 			}
 		}
-	}))
+	}
 }
 
 func TestModernOnlyPeer(t *testing.T) {

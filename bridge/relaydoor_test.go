@@ -537,82 +537,40 @@ func BenchmarkRelayDoor(b *testing.B) {
 }
 
 // TestRelayDoorModernSource: a source that refuses 2025-11-25's initialize
-// with -32022 or -32601 (a 2026-07-28-only server behind the gateway) is read in
-// 2026-07-28 on a second connection, its request carrying the revision's
-// _meta; a source speaking both is read in 2025-11-25 as before (the other
-// tests), and one that refuses initialize otherwise is not asked again.
+// with -32022 or -32601 (a 2026-07-28-only server behind the gateway) is
+// read in 2026-07-28 on a second connection, its request carrying the
+// revision's _meta beside the ask's own; a source speaking both is read in
+// 2025-11-25 as before (the other tests), and one that refuses initialize
+// otherwise is not asked again.
 func TestRelayDoorModernSource(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	var seen []string // method per request, in order, with "!" when _meta lacked the revision
-	conns := 0
-	readMeta := "" // the read's _meta.progressToken, the ask's own
-	serve := func(initErr int) func(ctx context.Context, c *bridge.Conn) {
-		return func(ctx context.Context, c *bridge.Conn) {
-			mu.Lock()
-			conns++
-			mu.Unlock()
-			for {
-				data, err := c.ReadRaw(ctx)
-				if err != nil {
-					return
-				}
-				var m struct {
-					ID     json.RawMessage `json:"id"`
-					Method string          `json:"method"`
-					Params struct {
-						URI  string                     `json:"uri"`
-						Meta map[string]json.RawMessage `json:"_meta"`
-					} `json:"params"`
-				}
-				if json.Unmarshal(data, &m) != nil || m.ID == nil {
-					continue
-				}
-				modern := string(m.Params.Meta["io.modelcontextprotocol/protocolVersion"]) == `"2026-07-28"`
-				mu.Lock()
-				if modern || m.Method == "initialize" {
-					seen = append(seen, m.Method)
-				} else {
-					seen = append(seen, m.Method+"!")
-				}
-				mu.Unlock()
-				var out string
-				switch {
-				case m.Method == "initialize":
-					out = rpcError(m.ID, initErr, "Unsupported protocol version", `{"supported":["2026-07-28"],"requested":"2025-11-25"}`)
-				case !modern:
-					out = rpcError(m.ID, -32602, "missing _meta protocolVersion", "")
-				case m.Method == "server/discover":
-					out = result(m.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"resources":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modern-only","version":"1"}}}`)
-				case m.Method == "resources/read":
-					mu.Lock()
-					readMeta = string(m.Params.Meta["progressToken"])
-					mu.Unlock()
-					out = result(m.ID, `{"resultType":"complete","contents":[{"uri":"`+m.Params.URI+`","mimeType":"text/plain","text":"modern"}]}`)
-				default:
-					out = rpcError(m.ID, -32601, "no", "")
-				}
-				c.WriteRaw(ctx, []byte(out))
-			}
-		}
-	}
+	const frame = "\x00" + `{"resultType":"complete","contents":[{"uri":"mem://m","mimeType":"text/plain","text":"modern"}]}`
 	for _, tc := range []struct {
 		name    string
 		initErr int
 		frame   string // "" when not served
 		methods []string
 	}{
-		{"-32022: read in 2026-07-28", -32022, "\x00" + `{"resultType":"complete","contents":[{"uri":"mem://m","mimeType":"text/plain","text":"modern"}]}`,
-			[]string{"initialize", "server/discover", "resources/read"}},
-		{"-32601 (no initialize): read in 2026-07-28", -32601, "\x00" + `{"resultType":"complete","contents":[{"uri":"mem://m","mimeType":"text/plain","text":"modern"}]}`,
-			[]string{"initialize", "server/discover", "resources/read"}},
+		{"-32022: read in 2026-07-28", -32022, frame, []string{"initialize", "server/discover", "resources/read"}},
+		{"-32601 (no initialize): read in 2026-07-28", -32601, frame, []string{"initialize", "server/discover", "resources/read"}},
 		{"another error: not asked again", -32603, "", []string{"initialize"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			mu.Lock()
-			seen, conns, readMeta = nil, 0, ""
-			mu.Unlock()
-			h := bridge.Endpoint(&bridge.EndpointOptions{RelayTimeout: 2 * time.Second}, serve(tc.initErr))
+			p := &modernPeer{initErr: tc.initErr, metaOK: true, listens: map[string]json.RawMessage{}}
+			var progress string // the read's _meta.progressToken, the ask's own
+			p.reply = func(_ *bridge.Conn, id json.RawMessage, method string, params json.RawMessage) []string {
+				var q struct {
+					URI  string                     `json:"uri"`
+					Meta map[string]json.RawMessage `json:"_meta"`
+				}
+				json.Unmarshal(params, &q)
+				if method != "resources/read" {
+					return []string{rpcError(id, -32601, "no", "")}
+				}
+				progress = string(q.Meta["progressToken"])
+				return []string{result(id, `{"resultType":"complete","contents":[{"uri":"`+q.URI+`","mimeType":"text/plain","text":"modern"}]}`)}
+			}
+			h := bridge.Endpoint(&bridge.EndpointOptions{RelayTimeout: 2 * time.Second}, p.serve)
 			url := "ws://" + relayServer(t, h) + "/mcp/read-resource/chan-m"
 			x, resp := askRelay(t, url, nil, nil, websocket.MessageText, []byte(`{"uri":"mem://m","_meta":{"progressToken":"p7"}}`))
 			if x == nil {
@@ -620,19 +578,19 @@ func TestRelayDoorModernSource(t *testing.T) {
 			}
 			if tc.frame == "" {
 				x.notServed(t, websocket.StatusNormalClosure)
-			} else if frame := x.answered(t); !bytes.Equal(frame, []byte(tc.frame)) {
-				t.Fatalf("frame\n got %q\nwant %q", frame, tc.frame)
+			} else if got := x.answered(t); !bytes.Equal(got, []byte(tc.frame)) {
+				t.Fatalf("frame\n got %q\nwant %q", got, tc.frame)
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			if !slices.Equal(seen, tc.methods) {
-				t.Errorf("the source saw %v, want %v", seen, tc.methods)
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if !slices.Equal(p.seen, tc.methods) {
+				t.Errorf("the source saw %v, want %v", p.seen, tc.methods)
 			}
-			if want := min(len(tc.methods), 2); conns != want {
-				t.Errorf("%d source connections, want %d", conns, want)
+			if want := min(len(tc.methods), 2); len(p.conns) != want {
+				t.Errorf("%d source connections, want %d", len(p.conns), want)
 			}
-			if tc.frame != "" && readMeta != `"p7"` {
-				t.Errorf("the read's _meta.progressToken is %s, want the ask's \"p7\" beside the revision's keys", readMeta)
+			if tc.frame != "" && (!p.metaOK || progress != `"p7"`) {
+				t.Errorf("the read's _meta: revision keys %v, progressToken %s (want the ask's \"p7\" beside them)", p.metaOK, progress)
 			}
 		})
 	}
