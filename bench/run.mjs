@@ -8,6 +8,9 @@
 //          [--startup-trials 3] [--reps 15] [--md-reps 5] [--mention-samples 300]
 //          [--keystroke-samples 300] [--png-reads 100]
 //        node bench/run.mjs --report bench/dist/results.json   (re-print a saved run's table)
+// --startup-only runs the cold startup trials (and the traced one) alone: a
+// quick way to measure a startup change; the other rows print as n/a and the
+// title says so.
 // --quick lowers every sample size (startup 1 trial, 5 image reads, 2 Markdown
 // reads, 40 mention and keystroke samples, 30 PNG reads): a smoke run whose
 // verdicts mean little. Explicit flags win over --quick.
@@ -24,7 +27,7 @@ import { chromium } from "playwright-core";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
-const BOOLEAN = new Set(["quick"]);
+const BOOLEAN = new Set(["quick", "startup-only"]);
 const args = {};
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
@@ -35,7 +38,7 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (i + 1 < process.argv.length) args[k] = process.argv[++i];
   else throw new Error(`bench: --${k} needs a value`);
 }
-const KNOWN = ["peer", "report", "rounds", "quick", "startup-trials", "reps", "md-reps", "mention-samples", "keystroke-samples", "png-reads"];
+const KNOWN = ["peer", "report", "rounds", "quick", "startup-trials", "reps", "md-reps", "mention-samples", "keystroke-samples", "png-reads", "startup-only"];
 for (const k of Object.keys(args)) if (!KNOWN.includes(k)) throw new Error(`bench: unknown flag --${k} (known: ${KNOWN.map((x) => "--" + x).join(" ")})`);
 const quick = !!args.quick;
 const intArg = (name, full, q) => {
@@ -52,6 +55,7 @@ const config = {
   keystrokeSamples: intArg("keystroke-samples", 300, 40),
   pngReads: intArg("png-reads", 100, 30),
   quick,
+  startupOnly: !!args["startup-only"],
 };
 const peerBin = args.peer || path.join(root, "bin", "bench-peer");
 
@@ -202,6 +206,7 @@ async function round(r) {
       if (res) startup[stack].push({ ms: res.ms, parts: res.parts, longTasks: res.longTasks });
     }
   }
+  if (config.startupOnly) return { startup, main: null, mempng: null, memblob: null, memblobJs: null, failures, loadavg: os.loadavg() };
   const main = await attempt(`suite=main&reps=${config.reps}&mdreps=${config.mdReps}&msamples=${config.mentionSamples}&ksamples=${config.keystrokeSamples}`);
   const mempng = await attempt(`suite=mempng&reads=${config.pngReads}`);
   const blobs = {};
@@ -446,6 +451,7 @@ const table = ROWS.map((row) => {
     if (row.id === "longTasks") verdict = `report-only: ${held}/${N} rounds had none`;
     if (row.id.startsWith("stage_")) verdict = `${held >= need ? "at or below JS" : "above JS"} (${held}/${N})`;
   }
+  if (results.config.startupOnly && vals.every((x) => !Number.isFinite(x))) verdict = "not run (--startup-only)";
   return { row, vals, med, verdict };
 });
 
@@ -453,7 +459,8 @@ const table = ROWS.map((row) => {
 
 const lines = [];
 const title = `mcphost ÷ JS stack ÷ floor — ${N} round(s), a row is met when it holds in ≥ ${need} of ${N}` +
-  (N < 5 ? " (fewer than the 5 rounds the method asks: not a verdict)" : "") + (results.config.quick ? "; --quick sample sizes" : "");
+  (N < 5 ? " (fewer than the 5 rounds the method asks: not a verdict)" : "") + (results.config.quick ? "; --quick sample sizes" : "") +
+  (results.config.startupOnly ? "; --startup-only: every row but startup's is n/a, not a verdict" : "");
 lines.push(title, "");
 const w0 = 70, wt = 12, wv = 9;
 const fmtRow = (cells) => cells[0].padEnd(w0) + " " + cells[1].padStart(wt) + " " + cells.slice(2, 2 + N).map((c) => c.padStart(wv)).join(" ") + " " + cells[2 + N].padStart(wv) + "  " + cells[3 + N];
@@ -506,7 +513,7 @@ const fails = results.rounds.flatMap((R, i) => [
     `r${i + 1} ${name}: mcphost listing of ${f.n} (page ${f.page}, attempt ${f.attempt}) did not finish: ${f.error}`))]);
 fl.push(fails.length ? `FAILED suite runs, each run again (${fails.length}):\n  ${fails.join("\n  ")}` : "failed suite runs: none");
 const sectionFails = per.flatMap((p, i) => p.fig.failed.map((f) => `r${i + 1} ${f}`));
-if (sectionFails.length) fl.push(`rows n/a because their suite failed: ${sectionFails.join("; ")}`);
+if (sectionFails.length && !results.config.startupOnly) fl.push(`rows n/a because their suite failed: ${sectionFails.join("; ")}`);
 fl.push(`browser: ${M0?.userAgent ?? "?"}; ${results.cpus} CPUs; load average per round ${results.rounds.map((R) => R.loadavg[0].toFixed(1)).join(" ")}; ${results.when}`);
 
 const text = [...lines, ...fl].join("\n");
