@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/internal/blob"
+	"github.com/mcphost/mcphost/internal/pace"
 )
 
 // A List is what a paginated listing gathered. It is returned even when the
@@ -116,6 +117,9 @@ func listAll[T any](ctx context.Context, s *Session, method, field string, valid
 		}
 		var params []byte // {"cursor":...} as json.Marshal writes it (jsonenc.go)
 		if out.Pages > 0 {
+			// In the browser, give the page its thread back between pages
+			// when Go has held it long (the next page's answer waits behind it).
+			pace.Yield(ctx)
 			params = append(appendJSONString(append(params, `{"cursor":`...), cursor), '}')
 		}
 		var raw stdjson.RawMessage

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcphost/mcphost/internal/blob"
+	"github.com/mcphost/mcphost/internal/pace"
 )
 
 // jsOpenSocket is web/socket.js's openSocket, which mcphost.js lends the
@@ -33,7 +34,7 @@ var jsOpenSocket = func() js.Value {
 const (
 	batchFrames = 512
 	batchBytes  = 1 << 20
-	batchSlice  = 8 * time.Millisecond
+	batchSlice  = pace.Slice
 )
 
 // batchSocket is the browser's WebSocket held by web/socket.js, which queues
@@ -68,6 +69,7 @@ func dialBatch(ctx context.Context, url string, protos []string) (socket, error)
 		s.mu.Lock()
 		s.wokeAt = time.Now()
 		s.mu.Unlock()
+		pace.Resumed()
 		select {
 		case s.signal <- struct{}{}:
 		default:

@@ -944,6 +944,13 @@ async function startRuntime(wasmUrl) {
   delete globalThis.__mcphost_go
   if (!exports) throw new MCPError('mcphost.wasm did not start', { kind: 'protocol' })
   rt.exports = exports
+  // And the first connect() in a task after go.run's: an answer that came
+  // while go.run held the thread (40–70 ms) is seen by the early start, which
+  // asks for the next listing page, before Go's first connect work holds it
+  // again. With this and Go giving the thread back between pages
+  // (internal/pace), the cold listing stage fell from a median of 89.5 to
+  // 62.7 ms (6 alternating runs each, docs/bench.md).
+  await nextTask()
   return exports
 }
 
