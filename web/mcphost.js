@@ -948,8 +948,9 @@ async function startRuntime(wasmUrl) {
   // while go.run held the thread (40–70 ms) is seen by the early start, which
   // asks for the next listing page, before Go's first connect work holds it
   // again. With this and Go giving the thread back between pages
-  // (internal/pace), the cold listing stage fell from a median of 89.5 to
-  // 62.7 ms (6 alternating runs each, docs/bench.md).
+  // (internal/pace), a cold start's main-thread tasks over 50 ms fell from
+  // 4–8 a round to a median of 1 (docs/bench.md, 2026-12-04); its time to
+  // listed did not move beyond this machine's noise.
   await nextTask()
   return exports
 }
