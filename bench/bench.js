@@ -204,6 +204,8 @@ async function startup() {
     };
     // cold check: the module came over the wire, not from a cache
     parts.wasmTransferBytes = wasm ? wasm.transferSize : NaN;
+    parts.wasmDecodedBytes = wasm ? wasm.decodedBodySize : NaN;
+    parts.wasmResponseMs = wasm ? wasm.responseEnd - wasm.responseStart : NaN; // first byte → last
     parts.cold = !!wasm && wasm.transferSize > 0;
   } else if (stack === "gofloor") {
     // The Go runtime's floor: a cold start of a Go program that only exports
@@ -235,7 +237,8 @@ async function startup() {
     await client.close();
     const bundle = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/jsstack.js"));
     parts = { import: tImport - t0, connect: tConnect - tImport, listing: t1 - tConnect,
-      cold: !!bundle && bundle.transferSize > 0 };
+      cold: !!bundle && bundle.transferSize > 0, bundleTransferBytes: bundle ? bundle.transferSize : NaN, bundleBytes: bundle ? bundle.decodedBodySize : NaN,
+      bundleResponseMs: bundle ? bundle.responseEnd - bundle.responseStart : NaN };
   }
   await sleep(0); // let the observer deliver the last long task
   const during = longTasks.filter((l) => l.start + l.ms > t0 && l.start < t1);

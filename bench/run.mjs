@@ -8,6 +8,9 @@
 //          [--startup-trials 3] [--reps 15] [--md-reps 5] [--mention-samples 300]
 //          [--keystroke-samples 300] [--png-reads 100]
 //        node bench/run.mjs --report bench/dist/results.json   (re-print a saved run's table)
+// Each round also runs one cold startup trial per stack over an emulated
+// network (NETWORK below) against a second peer started with -compress: an
+// info row, beside the loopback row the target is set on.
 // --startup-only runs the cold startup trials (and the traced one) alone: a
 // quick way to measure a startup change; the other rows print as n/a and the
 // title says so.
@@ -59,8 +62,8 @@ const config = {
 };
 const peerBin = args.peer || path.join(root, "bin", "bench-peer");
 
-function startPeer() {
-  const proc = spawn(peerBin, ["-addr", "127.0.0.1:0", "-root", root], { stdio: ["ignore", "pipe", "pipe"] });
+function startPeer(extra = []) {
+  const proc = spawn(peerBin, ["-addr", "127.0.0.1:0", "-root", root, ...extra], { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("bench peer did not start in 60 s:\n" + log)), 60000);
@@ -77,7 +80,15 @@ function startPeer() {
 
 // ---------- the browser ----------
 
-let peer, browser, browserCDP;
+let peer, netPeer, browser, browserCDP;
+
+// The emulated network of the startup-over-a-network row (info): DevTools'
+// throttling (latency per request and per WebSocket message, throughput on
+// the bytes as transferred), with both stacks served compressed as
+// cmd/mcphost serves them (netPeer is the peer with -compress). On loopback
+// the JS stack's ten sequential list round trips cost almost nothing and
+// the 7.5 MB module comes uncompressed; a user's network charges both.
+const NETWORK = { latencyMs: 20, downMbps: 50, upMbps: 10 };
 
 // Renderer processes (CDP SystemInfo), for the resident-memory figure.
 async function rendererPids() {
@@ -100,7 +111,7 @@ function rssAnon(pids) {
 // Runs one suite in a fresh browser context: its own renderer process, so no
 // compiled wasm or script is shared with an earlier suite. cold also disables
 // the HTTP cache (the peer sends no-store as well).
-async function run(query, { timeout = 900000, cold = false, trace = null } = {}) {
+async function run(query, { timeout = 900000, cold = false, trace = null, network = null, base = null } = {}) {
   const before = await rendererPids();
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
@@ -122,6 +133,10 @@ async function run(query, { timeout = 900000, cold = false, trace = null } = {})
     // 0.4 MB bundle. That is the harness's cost, not a stack's: no buffers.
     await cdp.send("Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+    if (network) {
+      await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: network.latencyMs,
+        downloadThroughput: (network.downMbps * 1e6) / 8, uploadThroughput: (network.upMbps * 1e6) / 8 });
+    }
   }
   const events = [];
   if (trace) {
@@ -132,7 +147,7 @@ async function run(query, { timeout = 900000, cold = false, trace = null } = {})
   page.on("console", (m) => logs.push(`[${m.type()}] ${m.text()}`));
   page.on("pageerror", (e) => logs.push(`[pageerror] ${e.stack || e}`));
   try {
-    await page.goto(`${peer.url}bench/index.html?${query}`);
+    await page.goto(`${base || peer.url}bench/index.html?${query}`);
     const res = await page.evaluate(() => window.benchResult, undefined, { timeout });
     if (trace) {
       const done = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
@@ -212,12 +227,19 @@ async function round(r) {
       if (res) startup[stack].push({ ms: res.ms, parts: res.parts, longTasks: res.longTasks });
     }
   }
-  if (config.startupOnly) return { startup, main: null, mempng: null, memblob: null, memblobJs: null, failures, loadavg: os.loadavg() };
+  // One more cold trial per stack over the emulated network (info row).
+  const startupNet = { mcphost: [], js: [] };
+  for (const stack of r % 2 ? ["js", "mcphost"] : ["mcphost", "js"]) {
+    const res = await attempt(`suite=startup&stack=${stack}&n=1000&page=100`, { cold: true, network: NETWORK, base: netPeer.url },
+      (x) => (x.count !== 1000 ? `startup ${stack} over the emulated network: listed ${x.count}, want 1000` : ""));
+    if (res) startupNet[stack].push({ ms: res.ms, parts: res.parts });
+  }
+  if (config.startupOnly) return { startup, startupNet, main: null, mempng: null, memblob: null, memblobJs: null, failures, loadavg: os.loadavg() };
   const main = await attempt(`suite=main&reps=${config.reps}&mdreps=${config.mdReps}&msamples=${config.mentionSamples}&ksamples=${config.keystrokeSamples}`);
   const mempng = await attempt(`suite=mempng&reads=${config.pngReads}`);
   const blobs = {};
   for (const stack of r % 2 ? ["js", "mcphost"] : ["mcphost", "js"]) blobs[stack] = await attempt(`suite=memblob&stack=${stack}`);
-  return { startup, main, mempng, memblob: blobs.mcphost, memblobJs: blobs.js, failures, loadavg: os.loadavg() };
+  return { startup, startupNet, main, mempng, memblob: blobs.mcphost, memblobJs: blobs.js, failures, loadavg: os.loadavg() };
 }
 
 // Brotli (quality 11, 16 MiB window: what `brotli -q 11` and scripts/size.sh
@@ -242,6 +264,7 @@ if (args.report) {
   results = JSON.parse(readFileSync(args.report, "utf8")); // re-print a saved run's table
 } else {
   peer = await startPeer();
+  netPeer = await startPeer(["-compress"]);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
@@ -268,6 +291,7 @@ if (args.report) {
   } finally {
     await browser.close();
     peer.proc.kill("SIGTERM");
+    netPeer.proc.kill("SIGTERM");
   }
   const wasmFile = path.join(root, "web", "mcphost.wasm");
   results = { when: new Date().toISOString(), config, cpus: os.cpus().length, loadavg: os.loadavg(), peer: peer.sizes,
@@ -371,6 +395,20 @@ function rowsOf(R) {
     fig.longJs = R.startup.js.flatMap((t) => t.longTasks.over50);
     v.longTasks = fig.longSupported ? fig.long.length : NaN;
   });
+  section("startup over a network", () => {
+    const N = R.startupNet;
+    if (!N) return; // a report saved before the row existed
+    if (!N.mcphost.length || !N.js.length) throw new Error("no trial finished");
+    const m = N.mcphost[0], j = N.js[0];
+    // Cold and compressed: each stack's big file came over the wire in fewer
+    // bytes than it has (the module as brotli, the bundle as brotli or gzip).
+    fig.netOk = m.parts.cold && j.parts.cold && m.parts.wasmTransferBytes < m.parts.wasmDecodedBytes && j.parts.bundleTransferBytes < j.parts.bundleBytes;
+    // DevTools' throttling is approximate: the figures give the rate the
+    // module's body actually came at (first byte to last).
+    fig.net = { m: m.ms, j: j.ms, sm: stages(m, "mcphost"), sj: stages(j, "js"), wasm: m.parts.wasmTransferBytes, bundle: j.parts.bundleTransferBytes,
+      wasmMbps: (m.parts.wasmTransferBytes * 8) / (m.parts.wasmResponseMs * 1000) };
+    v.startupNet = fig.netOk ? m.ms / j.ms : NaN;
+  });
   for (const n of ["10000", "100000"]) section(`mention ${n}`, () => {
     if (M.mention[n].failed) throw new Error(M.mention[n].failed);
     const s = M.mention[n].samples;
@@ -436,6 +474,7 @@ const ROWS = [
   { id: "goFloor", label: "  the Go runtime's floor: go.run of a Go program exporting one function", target: "info (ms)", fmt: ms },
   { id: "goFloorJs", label: "  the Go runtime's floor ÷ the JS stack's whole connect", target: "info", fmt: x3 },
   { id: "startupFloor", label: "  startup floor: module instantiated + Go runtime floor, ÷ JS", target: "info", fmt: x3 },
+  { id: "startupNet", label: `  startup over an emulated network (${NETWORK.latencyMs} ms, ${NETWORK.downMbps} Mbps): mcphost ÷ JS`, target: "info", fmt: x3 },
   { id: "longTasks", label: "main-thread long tasks > 50 ms during mcphost startup (count)", target: "0 (report)", ok: (x) => x === 0, fmt: (x) => (Number.isFinite(x) ? String(x) : "n/a") },
   { id: "mention10000", label: "mention p99, 10,000 descriptors: mcphost ÷ JS", target: `≤ ${MENTION_TARGET}`, ok: (x) => x <= MENTION_TARGET, fmt: x3 },
   { id: "mention100000", label: "mention p99, 100,000 descriptors: mcphost ÷ JS", target: `≤ ${MENTION_TARGET}`, ok: (x) => x <= MENTION_TARGET, fmt: x3 },
@@ -484,6 +523,12 @@ if (invalid.length) fl.push(`   INVALID Markdown samples (not counted): ${invali
 fl.push(`startup cold:  mcphost ${ms(over((f) => f.startM))}   JS stack ${ms(over((f) => f.startJ))}; ${results.config.startupTrials} trial(s) per stack per round, each in a fresh context, HTTP cache disabled; cold verified: ${per.every((p) => p.fig.cold)}`);
 fl.push("  stages:       " + STAGES.map(([k]) => `${k} ${ms(over((f) => f.stages[k].m))}` + (k === "compile" ? "" : ` (JS ${ms(over((f) => f.stages[k].j))})`)).join(", "));
 fl.push(`  Go's start:   go.run ${ms(over((f) => f.goRun))} (then ${ms(over((f) => f.afterGoRun))} to connected); the Go runtime's floor (bench/gofloor, ${Number.isFinite(per[0]?.fig.goFloorBytes) ? (per[0].fig.goFloorBytes / 1e6).toFixed(1) + " MB, " : ""}cold: ${per.every((p) => p.fig.goFloorCold)}): go.run ${ms(over((f) => f.goFloor))}; the JS stack's whole connect ${ms(over((f) => f.stages.connect.j))}; module instantiated at ${ms(over((f) => f.instantiated))}`);
+if (per.some((p) => p.fig.net)) {
+  const st = (k, w) => ms(over((f) => f.net?.[w][k]));
+  fl.push(`  over the emulated network (${NETWORK.latencyMs} ms latency per request and message, ${NETWORK.downMbps} Mbps down, ${NETWORK.upMbps} up; both stacks served as cmd/mcphost serves them, 1 cold trial per stack per round): ` +
+    `mcphost ${ms(over((f) => f.net?.m))}   JS stack ${ms(over((f) => f.net?.j))}; stages: ` + STAGES.map(([k]) => `${k} ${st(k, "sm")}` + (k === "compile" ? "" : ` (JS ${st(k, "sj")})`)).join(", ") +
+    `; transferred: module ${over((f) => f.net?.wasm).toLocaleString("en")} bytes (its body at ${over((f) => f.net?.wasmMbps).toFixed(1)} Mbps, DevTools' throttling being approximate), JS bundle ${over((f) => f.net?.bundle).toLocaleString("en")} bytes; cold and compressed: ${per.every((p) => p.fig.netOk)}`);
+}
 const mk = per.find((p) => p.fig.marks)?.fig.marks;
 fl.push(`  mcphost marks (ms since import started; first trial): ${mk ? Object.entries(mk).map(([k, x]) => `${k} ${Number.isFinite(x) ? x.toFixed(0) : "n/a"}`).join(", ") : "n/a"}`);
 {

@@ -16,6 +16,11 @@ done
 # packages through a (gitignored) link to it.
 ln -sfn ../e2e/node_modules bench/node_modules
 (cd bench && node ../e2e/node_modules/vite/bin/vite.js build)
+# The startup-over-a-network row serves each stack compressed (bench/peer
+# -compress): the module as the brotli copy make wasm leaves beside it, the
+# JS bundle as this copy.
+command -v brotli >/dev/null || { echo "bench-browser: installing brotli"; (apt-get update -qq && apt-get install -y -qq brotli) >/dev/null; }
+brotli -f -k -q 11 bench/dist/jsstack.js
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 (cd bench && go build -o "$tmp/bench-peer" ./peer) # bench/ is a module of its own
 # The Go runtime's floor in the startup suite (bench/gofloor).

@@ -12,6 +12,12 @@
 //	/bench/...        the bench page and its built JS stack (bench/dist)
 //	/web/...          mcphost.js, mcphost.wasm, wasm_exec.js as built
 //
+// With -compress, the scripts, pages and the module are served as
+// cmd/mcphost serves them: brotli from a precompressed copy when the
+// browser accepts it (web/mcphost.wasm.<sha256[:24]>.br, as make wasm
+// leaves it, or FILE.br), else gzip. bench/run.mjs starts a second peer
+// so for its emulated-network startup trials, where transfer size counts.
+//
 // Both stacks in the page talk to the same peer, which answers from
 // pre-encoded bytes so it is never what is being measured. Every response
 // carries Cache-Control: no-store (startup includes the download) and the
@@ -24,9 +30,12 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -41,11 +50,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/mcphost/mcphost/bridge"
 )
@@ -61,6 +72,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address (loopback)")
 	root := flag.String("root", ".", "repository root (serves ROOT/bench and ROOT/web)")
 	doc := flag.String("doc", "cmd/mcphost/internal/sampledocs/payments/reference/api-changelog.md", "Markdown source, cut to ~1 MB at a line end (relative to -root)")
+	compress := flag.Bool("compress", false, "serve .js, .mjs, .html and .wasm files brotli (precompressed copy) or gzip, as cmd/mcphost does")
 	flag.Parse()
 
 	host, _, err := net.SplitHostPort(*addr)
@@ -74,6 +86,9 @@ func main() {
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *compress {
+		p.encoded = &encodedFiles{m: map[string]*encodedFile{}}
 	}
 	srv := &http.Server{Handler: p.handler(*root)}
 	fmt.Printf("bench peer: http://%s/ (image %d bytes, doc %d bytes, blob %d bytes)\n",
@@ -93,6 +108,8 @@ type peer struct {
 
 	mu    sync.Mutex
 	lists map[[2]int][][]byte // (n, page) -> pre-encoded list results
+
+	encoded *encodedFiles // non-nil with -compress
 }
 
 func newPeer(docPath string) (*peer, error) {
@@ -332,8 +349,110 @@ func (p *peer) handler(root string) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
+		if p.encoded != nil && p.encoded.serve(w, r, root) {
+			return
+		}
 		mux.ServeHTTP(w, r)
 	})
+}
+
+// encodedFiles serves static files compressed (-compress): what a
+// deployment sends, so that an emulated network's throughput applies to
+// the bytes a user would download.
+type encodedFiles struct {
+	mu sync.Mutex
+	m  map[string]*encodedFile // by file path
+}
+
+type encodedFile struct {
+	modTime     time.Time
+	size        int64
+	coding      string // "br" or "gzip"
+	data        []byte
+	contentType string
+}
+
+// serve answers GET and HEAD of a .js, .mjs, .html or .wasm file under
+// /bench/ or /web/ when the request accepts br or gzip; it returns false
+// for anything else (the file server answers).
+func (e *encodedFiles) serve(w http.ResponseWriter, r *http.Request, root string) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	types := map[string]string{".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
+		".html": "text/html; charset=utf-8", ".wasm": "application/wasm"}
+	ct, ok := types[filepath.Ext(r.URL.Path)]
+	rel := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
+	if !ok || !(strings.HasPrefix(rel, "bench/") || strings.HasPrefix(rel, "web/")) {
+		return false
+	}
+	ae := r.Header.Get("Accept-Encoding")
+	br, gz := acceptsCoding(ae, "br"), acceptsCoding(ae, "gzip")
+	if !br && !gz {
+		return false
+	}
+	f, err := e.file(filepath.Join(root, filepath.FromSlash(rel)), br, ct)
+	if err != nil {
+		return false // missing or unreadable: the file server says so
+	}
+	h := w.Header()
+	h.Set("Content-Type", f.contentType)
+	h.Set("Content-Encoding", f.coding)
+	h.Set("Vary", "Accept-Encoding")
+	h.Set("Content-Length", strconv.Itoa(len(f.data)))
+	if r.Method == http.MethodGet {
+		w.Write(f.data)
+	}
+	return true
+}
+
+// file returns name's encoding: the brotli copy beside it when br is
+// accepted and there is one, else gzip (computed once per version).
+func (e *encodedFiles) file(name string, br bool, ct string) (*encodedFile, error) {
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key := name + "\x00" + strconv.FormatBool(br)
+	if f := e.m[key]; f != nil && f.modTime.Equal(st.ModTime()) && f.size == st.Size() {
+		return f, nil
+	}
+	raw, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	f := &encodedFile{modTime: st.ModTime(), size: st.Size(), contentType: ct}
+	if br {
+		sum := sha256.Sum256(raw)
+		for _, c := range []string{name + "." + hex.EncodeToString(sum[:])[:24] + ".br", name + ".br"} {
+			if data, err := os.ReadFile(c); err == nil && len(data) > 0 {
+				f.coding, f.data = "br", data
+				break
+			}
+		}
+	}
+	if f.data == nil {
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		zw.Write(raw)
+		zw.Close()
+		f.coding, f.data = "gzip", b.Bytes()
+	}
+	e.m[key] = f
+	return f, nil
+}
+
+// acceptsCoding reports whether an Accept-Encoding value lists coding (q
+// values are not looked at: the bench's browser sends none).
+func acceptsCoding(ae, coding string) bool {
+	for _, part := range strings.Split(ae, ",") {
+		if name, _, _ := strings.Cut(part, ";"); strings.EqualFold(strings.TrimSpace(name), coding) {
+			return true
+		}
+	}
+	return false
 }
 
 type request struct {

@@ -4,10 +4,15 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"image/png"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -185,6 +190,82 @@ func TestBackToBackAnswers(t *testing.T) {
 			if string(env.Result) != `{"resourceTemplates":[]}` {
 				t.Fatalf("answer 2: %s", env.Result)
 			}
+		}
+	}
+}
+
+// TestCompressed: with -compress the module comes as its brotli copy (the
+// one make wasm leaves, named by the content's hash) when br is accepted,
+// a script without a copy comes gzipped, and what is not asked compressed,
+// or is not a script, page or module, is the file as it is.
+func TestCompressed(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"web", "bench"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	module := bytes.Repeat([]byte("\x00asm module bytes "), 1000)
+	sum := sha256.Sum256(module)
+	brCopy := []byte("not really brotli, but the copy's bytes")
+	script := bytes.Repeat([]byte("export const x = 1;\n"), 500)
+	files := map[string][]byte{
+		"web/m.wasm": module, "web/m.wasm." + hex.EncodeToString(sum[:])[:24] + ".br": brCopy,
+		"bench/a.js": script, "bench/a.txt": []byte("plain"),
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(name)), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := testPeer(t)
+	p.encoded = &encodedFiles{m: map[string]*encodedFile{}}
+	srv := httptest.NewServer(p.handler(root))
+	defer srv.Close()
+	get := func(path, ae string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		req.Header.Set("Accept-Encoding", ae) // set: the client does not decode
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp, body
+	}
+	for _, c := range []struct {
+		path, ae, coding, ctype string
+		want                    []byte
+	}{
+		{"/web/m.wasm", "gzip, deflate, br, zstd", "br", "application/wasm", brCopy},
+		{"/web/m.wasm", "gzip", "gzip", "application/wasm", module},
+		{"/bench/a.js", "gzip, deflate, br, zstd", "gzip", "text/javascript; charset=utf-8", script},
+		{"/web/m.wasm", "identity", "", "application/wasm", module},
+		{"/bench/a.txt", "gzip, br", "", "", []byte("plain")},
+	} {
+		resp, body := get(c.path, c.ae)
+		if got := resp.Header.Get("Content-Encoding"); got != c.coding {
+			t.Errorf("%s (%s): Content-Encoding %q, want %q", c.path, c.ae, got, c.coding)
+			continue
+		}
+		if c.ctype != "" && resp.Header.Get("Content-Type") != c.ctype {
+			t.Errorf("%s: Content-Type %q", c.path, resp.Header.Get("Content-Type"))
+		}
+		if resp.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("%s: Cache-Control %q", c.path, resp.Header.Get("Cache-Control"))
+		}
+		if c.coding == "gzip" {
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatalf("%s: %v", c.path, err)
+			}
+			if body, err = io.ReadAll(zr); err != nil {
+				t.Fatalf("%s: %v", c.path, err)
+			}
+		}
+		if !bytes.Equal(body, c.want) {
+			t.Errorf("%s (%s): %d bytes, not the %d expected", c.path, c.ae, len(body), len(c.want))
 		}
 	}
 }
