@@ -52,6 +52,34 @@ async function openPage(server = srv) {
 }
 
 describe('mcphost.js in Chromium', () => {
+  test('preload() fetches and starts the runtime once, ahead of connect(); a failed one is tried again', async () => {
+    const page = await openPage()
+    try {
+      const r = await page.evaluate(async () => {
+        const wasmFetches = () => performance.getEntriesByType('resource').filter(e => new URL(e.name).pathname.endsWith('.wasm')).map(e => new URL(e.name).pathname)
+        const untouched = wasmFetches()
+        const bad = await window.mcphost.preload({ wasmUrl: '/test/missing.wasm' }).then(() => 'resolved', e => window.errorFields(e))
+        const both = await Promise.all([window.mcphost.preload(), window.mcphost.preload()])
+        const preloaded = wasmFetches()
+        const h = await window.mcphost.connect('/mcp')
+        const n = (await h.resources()).length
+        await h.close()
+        return { untouched, bad, both, preloaded, connected: wasmFetches(), n }
+      })
+      assert.deepEqual(r.untouched, [], 'nothing is fetched before preload() or connect()')
+      assert.equal(r.bad.isMCPError, true)
+      assert.equal(r.bad.kind, 'unavailable')
+      assert.match(r.bad.message, /missing\.wasm: 404/)
+      assert.deepEqual(r.both, [undefined, undefined])
+      assert.deepEqual(r.preloaded, ['/test/missing.wasm', '/mcphost.wasm'], 'the module fetched once for both calls')
+      assert.deepEqual(r.connected, r.preloaded, 'connect() used the preloaded runtime')
+      assert.ok(r.n > 0)
+      assert.deepEqual(page.problems.filter(p => !/status of 404/.test(p)), [])
+    } finally {
+      await page.close()
+    }
+  })
+
   test('loads unbundled under the product CSP and leaves no process, fs, path or Go globals', async () => {
     const page = await openPage()
     try {

@@ -22,6 +22,20 @@
  * server refuses the connection (HTTP 401/403: origin, host or token). */
 export function connect(url: string | URL, options?: ConnectOptions): Promise<Host>
 
+/** Downloads, compiles and starts the runtime (mcphost.wasm, from
+ * options.wasmUrl or next to this module) without connecting, so that a
+ * page which connects later (when a chat opens, after sign-in) has it
+ * ready: connect() then starts with its own work. A first visit's module
+ * costs its download and compile (1.39 MB brotli) plus the Go runtime's
+ * start (tens of ms on the main thread), so call it once the page has
+ * rendered. The runtime is loaded once per page: a later preload() or
+ * connect() shares it (the first call's wasmUrl wins). Resolves once it
+ * runs; rejects with the {@link MCPError} connect() would give (kind
+ * "unavailable" when the module cannot be fetched or compiled, after which
+ * the next preload() or connect() tries again; "protocol" once the runtime
+ * has exited). */
+export function preload(options?: { wasmUrl?: string | URL }): Promise<void>
+
 /** Options of {@link connect}. Every field is optional; defaults are shown. */
 export interface ConnectOptions {
   /** Deadline of each request without its own timeoutMs (resources/*,

@@ -1703,6 +1703,11 @@ const DEFAULT_RENDER_BUDGET_MS = 5000
 const DEFAULT_CONNECT_TIMEOUT_MS = 30000
 const DEFAULT_MAX_MODEL_TOKENS = 100000
 
+/** Loads and starts the runtime ahead of the first connect(). See mcphost.d.ts. */
+export async function preload(options = {}) {
+  await runtime(options?.wasmUrl)
+}
+
 /** Connects to an MCP server. See mcphost.d.ts for the options. */
 export async function connect(url, options = {}) {
   const o = {
