@@ -96,7 +96,7 @@ describe('mcphost.js in Chromium', () => {
       assert.deepEqual(r.after, [], 'wasm_exec.js globals left behind')
       assert.deepEqual(r.types, ['undefined', 'undefined', 'undefined', 'undefined'])
       assert.equal(r.internal, false, 'the Go side object stays private to the module')
-      assert.deepEqual(r.exports, ['MCPError', 'connect', 'displayText', 'escapeAttribute', 'escapeDocumentText', 'hasHiddenText', 'marker', 'wrapDocument'])
+      assert.deepEqual(r.exports, ['MCPError', 'connect', 'displayText', 'escapeAttribute', 'escapeDocumentText', 'hasHiddenText', 'marker', 'preload', 'wrapDocument'])
       const csp = (await page.request.get(srv.url + 'test/api.html')).headers()['content-security-policy']
       assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/)
       assert.deepEqual(page.problems, [])

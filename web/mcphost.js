@@ -980,10 +980,11 @@ async function compile(url) {
   return WebAssembly.compile(await resp.arrayBuffer())
 }
 
-// ---- the early start: the socket and the first frames while the module loads ----
+// ---- the early start: the socket and the first frames ahead of Go ----
 //
-// The first connect() of a page opens its WebSocket at once and, while
-// mcphost.wasm downloads and compiles, sends the frames the Go session will
+// connect() opens its WebSocket at once and, while mcphost.wasm downloads
+// and compiles (the first connect() of a page) or while Go works (later
+// ones, and after preload()), sends the frames the Go session will
 // want: the handshake it would start with (server/discover, or initialize
 // for protocol "2025-11-25"), then, from the answers, initialize after a
 // discover the server refused, notifications/initialized, the first
@@ -1729,8 +1730,10 @@ export async function connect(url, options = {}) {
     })
   }
   const target = wsURL(url)
-  // Before the runtime runs, the socket and the first frames start now.
-  const pre = rt.exports || o.signal?.aborted ? null : startEarly(target, o)
+  // The socket and the first frames start now, before the runtime runs
+  // and also once it does: the glue asks for each next listing page as its
+  // predecessor's answer arrives, while Go is still decoding the one before.
+  const pre = rt.exited || o.signal?.aborted ? null : startEarly(target, o)
   try {
     return await connectGo(target, o)
   } finally {
