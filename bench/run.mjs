@@ -14,6 +14,9 @@
 // --startup-only runs the cold startup trials (and the traced one) alone: a
 // quick way to measure a startup change; the other rows print as n/a and the
 // title says so.
+// --js-flags "FLAGS" adds V8 flags to Chromium's (an experiment, e.g.
+// --no-wasm-lazy-compilation to see what the module's first calls cost): no
+// page can set them, so the title says the run is not a verdict.
 // --quick lowers every sample size (startup 1 trial, 5 image reads, 2 Markdown
 // reads, 40 mention and keystroke samples, 30 PNG reads): a smoke run whose
 // verdicts mean little. Explicit flags win over --quick.
@@ -41,7 +44,7 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (i + 1 < process.argv.length) args[k] = process.argv[++i];
   else throw new Error(`bench: --${k} needs a value`);
 }
-const KNOWN = ["peer", "report", "rounds", "quick", "startup-trials", "reps", "md-reps", "mention-samples", "keystroke-samples", "png-reads", "startup-only"];
+const KNOWN = ["peer", "report", "rounds", "quick", "startup-trials", "reps", "md-reps", "mention-samples", "keystroke-samples", "png-reads", "startup-only", "js-flags"];
 for (const k of Object.keys(args)) if (!KNOWN.includes(k)) throw new Error(`bench: unknown flag --${k} (known: ${KNOWN.map((x) => "--" + x).join(" ")})`);
 const quick = !!args.quick;
 const intArg = (name, full, q) => {
@@ -59,7 +62,9 @@ const config = {
   pngReads: intArg("png-reads", 100, 30),
   quick,
   startupOnly: !!args["startup-only"],
+  jsFlags: args["js-flags"] ? String(args["js-flags"]).trim() : "",
 };
+if (/\s--js-flags|^--js-flags/.test(config.jsFlags)) throw new Error("bench: --js-flags takes V8's flags themselves, e.g. --js-flags=--no-wasm-lazy-compilation");
 const peerBin = args.peer || path.join(root, "bin", "bench-peer");
 
 function startPeer(extra = []) {
@@ -269,7 +274,7 @@ if (args.report) {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--enable-precise-memory-info", "--js-flags=--expose-gc",
+      "--disable-component-update", "--disable-sync", "--enable-precise-memory-info", `--js-flags=--expose-gc${config.jsFlags ? " " + config.jsFlags : ""}`,
       // measureUserAgentSpecificMemory answers at once instead of at the next GC (up to 20 s later)
       "--enable-blink-features=ForceEagerMeasureMemory"],
   });
@@ -505,7 +510,8 @@ const table = ROWS.map((row) => {
 const lines = [];
 const title = `mcphost ÷ JS stack ÷ floor — ${N} round(s), a row is met when it holds in ≥ ${need} of ${N}` +
   (N < 5 ? " (fewer than the 5 rounds the method asks: not a verdict)" : "") + (results.config.quick ? "; --quick sample sizes" : "") +
-  (results.config.startupOnly ? "; --startup-only: every row but startup's is n/a, not a verdict" : "");
+  (results.config.startupOnly ? "; --startup-only: every row but startup's is n/a, not a verdict" : "") +
+  (results.config.jsFlags ? `; V8 flags ${results.config.jsFlags} (no page can set them): an experiment, not a verdict` : "");
 lines.push(title, "");
 const w0 = 70, wt = 12, wv = 9;
 const fmtRow = (cells) => cells[0].padEnd(w0) + " " + cells[1].padStart(wt) + " " + cells.slice(2, 2 + N).map((c) => c.padStart(wv)).join(" ") + " " + cells[2 + N].padStart(wv) + "  " + cells[3 + N];

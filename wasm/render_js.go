@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall/js"
 	"unsafe"
 
@@ -30,6 +32,8 @@ const renderArg = "-render"
 // (the runtime caps it at half the CPU); the render budget bounds the time.
 // The limit stops at renderMemMax (a 16 MB document's), well inside the
 // 4 GiB a wasm32 memory can reach.
+// Between jobs the heap is collected (collectAfterJob), so each job starts
+// from an empty heap in memory that is already there.
 const (
 	renderMemBase    = 32 << 20
 	renderMemPerByte = 64
@@ -50,35 +54,65 @@ const (
 // the instance is unusable after it.
 func renderMain() {
 	debug.SetGCPercent(-1)
-	f := js.FuncOf(func(_ js.Value, args []js.Value) (ret any) {
-		out := jsArray.New(3)
-		defer func() {
-			if r := recover(); r != nil {
-				out.SetIndex(0, "")
-				out.SetIndex(1, "")
-				out.SetIndex(2, fmt.Sprintf("markdown could not be rendered (renderer panic: %v)", r))
-				ret = out
-			}
-		}()
-		src := bytesArg(args, 0)
-		debug.SetMemoryLimit(min(renderMemBase+renderMemPerByte*int64(len(src)), renderMemMax))
-		end := 0
-		if len(args) > 3 && args[3].Type() == js.TypeNumber {
-			end = args[3].Int()
-		}
-		html, plain, err := attach.DefaultMarkdownPrefix(src, end, strArg(args, 1), len(args) > 2 && args[2].Truthy())
-		out.SetIndex(0, bytesValue(html))
-		out.SetIndex(1, plain)
-		if err != nil {
-			out.SetIndex(2, err.Error())
-		} else {
-			out.SetIndex(2, js.Null())
-		}
-		return out
-	})
-	js.Global().Set("__mcphost_render", f)
+	js.Global().Set("__mcphost_render", js.FuncOf(func(_ js.Value, args []js.Value) any { return renderCall(args) }))
 	select {}
 }
+
+// renderCall is one job of __mcphost_render (see renderMain).
+func renderCall(args []js.Value) (ret any) {
+	defer collectAfterJob()
+	out := jsArray.New(3)
+	defer func() {
+		if r := recover(); r != nil {
+			out.SetIndex(0, "")
+			out.SetIndex(1, "")
+			out.SetIndex(2, fmt.Sprintf("markdown could not be rendered (renderer panic: %v)", r))
+			ret = out
+		}
+	}()
+	src := bytesArg(args, 0)
+	debug.SetMemoryLimit(min(renderMemBase+renderMemPerByte*int64(len(src)), renderMemMax))
+	end := 0
+	if len(args) > 3 && args[3].Type() == js.TypeNumber {
+		end = args[3].Int()
+	}
+	html, plain, err := attach.DefaultMarkdownPrefix(src, end, strArg(args, 1), len(args) > 2 && args[2].Truthy())
+	out.SetIndex(0, bytesValue(html))
+	out.SetIndex(1, plain)
+	if err != nil {
+		out.SetIndex(2, err.Error())
+	} else {
+		out.SetIndex(2, js.Null())
+	}
+	return out
+}
+
+// collectAfterJob collects the Worker's heap once the job's answer is on
+// its way: from a task of its own (a zero timer), so that render-worker.js
+// has posted the HTML before the collection runs. Nothing a job allocated
+// outlives it, so this collection marks next to nothing, and the next job
+// allocates in memory that is already there. Without it the heap grew to
+// the memory limit over the Worker's first jobs (about three 1 MB
+// documents): every job of that phase first touched new linear memory
+// (wasm.GrowMemory and a page fault per page), and the job that reached the
+// limit was collected in the middle, marking its half-built tree. In
+// Chromium 156 on the bench machine (bench/dist probe, 7 reads of the
+// bench's 1 MB document alternating with the JS stack, twice each way) the
+// second to fourth reads' pieces took 85–145 ms instead of 162–217, later
+// ones 68–132 against 89–122 (docs/bench.md, "Markdown, stop 36"); and a
+// Worker's linear memory stays about one job's heap instead of the limit.
+func collectAfterJob() {
+	js.Global().Call("setTimeout", collectFunc(), 0)
+}
+
+// collectFunc is the timer's callback, made once: a js.Func per job would
+// be one more function the page keeps until it is released.
+var collectFunc = sync.OnceValue(func() js.Func {
+	return js.FuncOf(func(js.Value, []js.Value) any {
+		runtime.GC()
+		return nil
+	})
+})
 
 // workerMarkdown is the Markdown hook of a host in the page: it hands the
 // document to render, the function mcphost.js passes in the connect
