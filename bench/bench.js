@@ -121,6 +121,21 @@ function quantile(xs, q) { // nearest rank
 }
 const url = (n, page) => `${wsBase}?n=${n}&page=${page}`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Every timed read starts on a settled page: SETTLE_MS of idle first. A read
+// started at once after the previous sample ran while that sample's garbage
+// was being collected (V8's concurrent marking and sweeping, Blink's heap
+// after DOMPurify parsed 1.6 MB of HTML), which on 2 cores also slowed the
+// peer and the network service: a bare WebSocket receiving the 1 MB
+// Markdown frame took 101–162 ms right after the JS stack's Markdown sample
+// and 61–92 ms after 100 ms of idle (Chromium 156, 2026-12-05; CDP's frame
+// timestamps put the delay before the frame reached the renderer). So one
+// stack's sample paid for the other's, and alternation only shared the
+// cost out by the order of the samples. A page that attaches documents is
+// idle between them; no collection is forced (a forced full collection
+// also shrank the JS stack's heap, which its next read then grew again).
+const SETTLE_MS = 100;
+const settle = () => sleep(SETTLE_MS);
 const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
 // rotate(i, xs): xs rotated by i, so each stack goes first in turn.
 const rotate = (i, xs) => xs.map((_, k) => xs[(k + i) % xs.length]);
@@ -281,6 +296,7 @@ async function main() {
   };
   for (let i = 0; i < reps + 2; i++) { // two warm-up iterations, not counted
     for (const name of rotate(i, ["mcphost", "js", "floor", "jsNative"])) {
+      await settle();
       const t = performance.now();
       await runs[name]();
       const d = performance.now() - t;
@@ -301,6 +317,7 @@ async function main() {
   for (let i = 0; i < reps + 2; i++) {
     const uri = IMAGE + "?v=" + tag + "-" + i;
     for (const name of rotate(i, ["mcphost", "floor"])) {
+      await settle();
       const t = performance.now();
       if (name === "mcphost") {
         const a = await host.attach(uri);
@@ -333,6 +350,7 @@ async function main() {
     const uri = `${DOC}?read=${nonce}-${i}`;
     let dm, dj, a, b;
     for (const s of order) {
+      await settle();
       const t = performance.now();
       if (s === "mcphost") { a = await host.attach(uri); void a[0].html.length; dm = performance.now() - t; }
       else { b = await js.readMarkdown(client, uri); void b[0].html.length; dj = performance.now() - t; }

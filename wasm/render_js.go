@@ -102,17 +102,21 @@ func renderCall(args []js.Value) (ret any) {
 // ones 68–132 against 89–122 (docs/bench.md, "Markdown, stop 36"); and a
 // Worker's linear memory stays about one job's heap instead of the limit.
 func collectAfterJob() {
-	js.Global().Call("setTimeout", collectFunc(), 0)
+	collector.once.Do(func() {
+		collector.fn = js.FuncOf(func(js.Value, []js.Value) any {
+			runtime.GC()
+			return nil
+		})
+	})
+	js.Global().Call("setTimeout", collector.fn, 0)
 }
 
-// collectFunc is the timer's callback, made once: a js.Func per job would
-// be one more function the page keeps until it is released.
-var collectFunc = sync.OnceValue(func() js.Func {
-	return js.FuncOf(func(js.Value, []js.Value) any {
-		runtime.GC()
-		return nil
-	})
-})
+// collector is the timer's callback, made once: a js.Func per job would be
+// one more function the page keeps until it is released.
+var collector struct {
+	once sync.Once
+	fn   js.Func
+}
 
 // workerMarkdown is the Markdown hook of a host in the page: it hands the
 // document to render, the function mcphost.js passes in the connect
