@@ -164,8 +164,23 @@ async function run(query, { timeout = 900000, cold = false, trace = null, networ
   } catch (e) {
     throw new Error(`suite ?${query} failed: ${e.message}\n${logs.join("\n")}`);
   } finally {
+    const started = cold ? new Set([...(await rendererPids())].filter((p) => !before.has(p))) : null;
     await ctx.close();
+    if (cold && process.env.BENCH_SETTLE_COLD !== "0") await settleAfter(started);
   }
+}
+
+// settleAfter waits, after a cold trial's context closed, until the renderer
+// processes it started have exited (at most 3 s), then 100 ms more: a
+// renderer goes on running for a while after its context is closed (V8's
+// optimizing tier recompiles a cold mcphost's hot functions on background
+// threads, ~500 ms of CPU in a traced trial), and on 2 cores that work
+// slowed whichever trial came next, which was the JS stack's more often
+// than mcphost's (the order in round()).
+async function settleAfter(pids) {
+  const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  for (const end = Date.now() + 3000; Date.now() < end && [...pids].some(alive); ) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 100));
 }
 
 // The traced startup trial (after the rounds, not in any ratio: tracing
