@@ -78,6 +78,9 @@ type Conn struct {
 	// received (UnixNano); gotCall is set by the first valid request.
 	lastActive atomic.Int64
 	gotCall    atomic.Bool
+	// readSince is when the handler first asked for a frame (UnixNano; 0:
+	// not yet): the first-request deadline runs from then (watchdog.go).
+	readSince atomic.Int64
 	// lastSent is when a frame (or a ping) was last sent (UnixNano), for
 	// the keep-alive pings.
 	lastSent atomic.Int64
@@ -135,6 +138,9 @@ func (c *Conn) ReadRaw(ctx context.Context) ([]byte, error) {
 }
 
 func (c *Conn) readFrame() ([]byte, error) {
+	if c.readSince.Load() == 0 {
+		c.readSince.CompareAndSwap(0, time.Now().UnixNano())
+	}
 	data, binary, err := c.ws.read(c.ctx)
 	if err != nil {
 		rerr := c.readError(err)

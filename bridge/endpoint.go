@@ -72,8 +72,10 @@ type EndpointOptions struct {
 	// [DefaultWriteTimeout].
 	WriteTimeout time.Duration
 	// FirstRequestTimeout closes a connection (1008) whose peer has not sent
-	// a valid JSON-RPC request within it of the upgrade ([ErrIdle]); there
-	// is no initialize in the 2026-07-28 revision to wait for. Defaults to
+	// a valid JSON-RPC request within it of the handler's first read (the
+	// upgrade, unless the handler starts something first, as a stdio
+	// gateway starts its child) ([ErrIdle]); there is no initialize in the
+	// 2026-07-28 revision to wait for. Defaults to
 	// [DefaultFirstRequestTimeout]; negative disables it.
 	FirstRequestTimeout time.Duration
 	// IdleTimeout closes a connection (1001) with no traffic either way

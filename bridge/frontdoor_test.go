@@ -319,3 +319,53 @@ func TestPingInterval(t *testing.T) {
 		srv.Close()
 	}
 }
+
+// TestFirstRequestDeadlineFromFirstRead: the first-request deadline runs
+// from the handler's first read, not from the upgrade. A handler that starts
+// something first (a stdio gateway starts its child) gets the request that
+// waited meanwhile; a peer that sends nothing is still closed (1008) once the
+// deadline has passed since the read began.
+func TestFirstRequestDeadlineFromFirstRead(t *testing.T) {
+	const first = 150 * time.Millisecond
+	for _, tc := range []struct {
+		name string
+		send bool
+	}{{"request waiting while the handler starts", true}, {"silent peer", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := make(chan error, 1)
+			h := bridge.Endpoint(&bridge.EndpointOptions{FirstRequestTimeout: first, IdleTimeout: -1},
+				func(ctx context.Context, c *bridge.Conn) {
+					time.Sleep(3 * first) // starting something before the first read
+					_, err := c.Read(ctx)
+					got <- err
+				})
+			srv := httptest.NewServer(h)
+			defer srv.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), &websocket.DialOptions{Subprotocols: []string{"mcp"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.CloseNow()
+			if tc.send {
+				if err := ws.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err = <-got
+			switch {
+			case tc.send && err != nil:
+				t.Fatalf("the waiting request was not read: %v", err)
+			case !tc.send && err == nil:
+				t.Fatal("a silent peer's read returned a message")
+			}
+			if !tc.send {
+				_, _, rerr := ws.Read(ctx)
+				if code := websocket.CloseStatus(rerr); code != websocket.StatusPolicyViolation {
+					t.Fatalf("silent peer: close %v (%v), want 1008", code, rerr)
+				}
+			}
+		})
+	}
+}

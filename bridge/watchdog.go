@@ -15,8 +15,14 @@ const maxUndecodableLogs = 5
 // watch enforces a server connection's first-request deadline and idle
 // timeout and sends its keep-alive pings (see [EndpointOptions]) until the
 // connection ends. A negative duration disables its part.
+//
+// The first-request deadline runs from when the handler first reads, not
+// from the upgrade: a gateway reads the browser's connection only once its
+// stdio child has started, and under a burst of connections (200 at once in
+// TestGatewayLoad, on a 2-core machine under -race) starting the children
+// took longer than the deadline, so connections whose first request was
+// already waiting were closed as if they had sent none.
 func watch(c *Conn, first, idle, pingEvery time.Duration) {
-	start := time.Now()
 	tick := time.Second
 	for _, d := range []time.Duration{first, idle / 4, pingEvery / 4} {
 		if d > 0 {
@@ -40,9 +46,9 @@ func watch(c *Conn, first, idle, pingEvery time.Duration) {
 		case <-t.C:
 		}
 		now := time.Now()
-		if first > 0 && !c.gotCall.Load() && now.Sub(start) >= first {
+		if since := c.readSince.Load(); first > 0 && !c.gotCall.Load() && since != 0 && now.Sub(time.Unix(0, since)) >= first {
 			c.failClose(statusPolicyViolation, fmt.Sprintf("no valid JSON-RPC request within %v", first),
-				fmt.Errorf("%w: no valid JSON-RPC request within %v of the upgrade (-first-request-timeout)", ErrIdle, first))
+				fmt.Errorf("%w: no valid JSON-RPC request within %v of the upgrade and the first read (-first-request-timeout)", ErrIdle, first))
 			return
 		}
 		if idle <= 0 && (pingEvery <= 0 || !canPing) {
