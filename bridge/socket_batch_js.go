@@ -48,6 +48,7 @@ type batchSocket struct {
 	wake   js.Func
 	signal chan struct{} // capacity 1: the JS side has something for us
 	wokeAt time.Time     // when wake last ran (the start of the page's task)
+	served int           // frames read returned since that wake
 
 	mu      sync.Mutex
 	frames  []jsFrame // taken from JS, not yet read
@@ -68,6 +69,7 @@ func dialBatch(ctx context.Context, url string, protos []string) (socket, error)
 	s.wake = js.FuncOf(func(js.Value, []js.Value) any {
 		s.mu.Lock()
 		s.wokeAt = time.Now()
+		s.served = 0
 		s.mu.Unlock()
 		pace.Resumed()
 		select {
@@ -188,12 +190,18 @@ func (s *batchSocket) read(ctx context.Context) ([]byte, bool, error) {
 		s.mu.Lock()
 		// The slice is checked before every frame, not only between
 		// batches: what the session does with a frame (a ping's answer, an
-		// update's bookkeeping) runs in this task too.
+		// update's bookkeeping) runs in this task too. But every wake
+		// serves at least one frame: a large frame's take alone can pass
+		// the slice (a 1 MB Markdown answer: ~16 ms), and deferring that
+		// frame to the next task made its reader wait for the rest of the
+		// WebSocket's message task and a task of its own (35–50 ms in
+		// Chromium 156) for a frame already in Go.
 		late := time.Since(s.wokeAt) > batchSlice
-		if len(s.frames) > 0 && !late {
+		if len(s.frames) > 0 && (!late || s.served == 0) {
 			f := s.frames[0]
 			s.frames[0] = jsFrame{}
 			s.frames = s.frames[1:]
+			s.served++
 			s.mu.Unlock()
 			return f.data, f.binary, nil
 		}
