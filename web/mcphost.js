@@ -1017,6 +1017,34 @@ const PAGE_HEAD = /^\{"jsonrpc":"2\.0","id":([1-9][0-9]{0,8}),"result":\{"(resou
 const PAGE_TAIL_MAX = 512 // the tail searched for the cursor; a longer cursor is parsed
 const PAGE_TAIL = /\](?:,"nextCursor":("(?:[^"\\\u0000-\u001f]|\\.)*"))?\}\}$/
 const early = [] // sockets opened by connect() calls that Go has not dialled yet
+const EARLY_SHALLOW_MIN = 64 << 10 // larger answers are checked by shallowObject before JSON.parse
+const EARLY_MAX_DEPTH = 64
+
+// shallowObject reports whether s is a JSON object (by its first character)
+// whose brackets, outside strings, never nest deeper than EARLY_MAX_DEPTH:
+// one linear pass (~1 ms per MB), where JSON.parse spends hundreds of ms on
+// hostile nesting.
+function shallowObject(s) {
+  let i = 0
+  while (i < s.length && (s[i] === ' ' || s[i] === '\n' || s[i] === '\r' || s[i] === '\t')) i++
+  if (s[i] !== '{') return false
+  let depth = 0
+  let inString = false
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++ // backslash: skip the escaped character
+      else if (c === 34) inString = false
+    } else if (c === 34) {
+      inString = true
+    } else if (c === 123 || c === 91) {
+      if (++depth > EARLY_MAX_DEPTH) return false
+    } else if (c === 125 || c === 93) {
+      depth--
+    }
+  }
+  return true
+}
 
 // goClientInfo is the JSON Go writes for options.clientInfo (bridge.Implementation),
 // or null when this glue cannot be sure it writes the same bytes.
@@ -1164,6 +1192,13 @@ function startEarly(target, o) {
     }
     received += data.length
     if (data.length > PAGE_PLAIN_MIN && plainPage(data)) return
+    // JSON.parse of deeply nested text is slow (1 MB of "[": 150–260 ms, one
+    // main-thread task): a large frame is parsed only when it is an object
+    // nested no deeper than an answer of ours can be; else Go reads it.
+    if (data.length > EARLY_SHALLOW_MIN && !shallowObject(data)) {
+      e.stopped = true
+      return
+    }
     try {
       const m = JSON.parse(data)
       if (m && typeof m === 'object' && m.method === undefined && (typeof m.id === 'number')) onAnswer(m)
