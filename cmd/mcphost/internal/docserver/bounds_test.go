@@ -231,7 +231,10 @@ func TestStallDoesNotDelayOthers(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("x", 4<<20)
 	dir := writeDocs(t, map[string]string{"a/runbook/big.md": big, "a/policy/watch.md": "# Watch\n\nv0\n"})
-	s, host, _, conns := serveDir(t, dir, nil, &bridge.EndpointOptions{MaxQueue: 1 << 30, WriteTimeout: 4 * time.Second})
+	// The write deadline must outlast the checks below: under -race on a
+	// loaded 2-core machine they took more than 4 s (the stalled client was
+	// disconnected first, and the test proved nothing).
+	s, host, _, conns := serveDir(t, dir, nil, &bridge.EndpointOptions{MaxQueue: 1 << 30, WriteTimeout: 12 * time.Second})
 	const watch = "docs://team/a/policy/watch.md"
 	msgs := []string{legacyInit, `{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":"s","method":"resources/subscribe","params":{"uri":"` + watch + `"}}`}
@@ -282,7 +285,7 @@ func TestStallDoesNotDelayOthers(t *testing.T) {
 	}
 	select {
 	case <-stalled.Done():
-	case <-time.After(15 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatalf("still connected; queue %+v", stalled.QueueStats())
 	}
 	if err := stalled.Err(); !errors.Is(err, bridge.ErrSlowPeer) || !strings.Contains(err.Error(), "-write-timeout") {
