@@ -119,3 +119,47 @@ test("a peer that closes mid-read fails the pending call as retryable", async ()
   assert.equal(r.kind, "unavailable", r.message);
   assert.equal(r.retryable, true);
 });
+
+// A large answer is encoded for Go in pieces (web/socket.js encodeAt) and its
+// text and HTML cross back in pieces (wasm stringValue): the text must come
+// back exactly as sent, with surrogate pairs straddling every piece boundary
+// of both sides (32K UTF-16 units in, 64 KB of UTF-8 out), multi-byte runes
+// of each length, escapes, and lone surrogates (which both sides turn into
+// U+FFFD). Small frames batched together take the same encoder.
+test("large and batched answers keep their text exactly across the pieces", async () => {
+  // The big text is built per request so that the high half of a surrogate
+  // pair sits at the last unit of every 32K-unit piece of the frame.
+  const bigText = (prefixLen) => {
+    let t = "y".repeat(32767 - prefixLen) + "😀";
+    while (t.length < 1_300_000) t += "y".repeat(32766) + "😀";
+    return t + "a😀é—日\n\"q\"\t";
+  };
+  let big = "";
+  const lone = "before\ud800after\udc00end";
+  script = (ws, m) => {
+    const uri = m.params?.uri;
+    const head = `{"jsonrpc":"2.0","id":${m.id},"result":{"contents":[{"uri":"${uri}","mimeType":"text/plain","text":"`;
+    if (uri === "x://big") {
+      big = bigText(head.length);
+      ws.send(head + JSON.stringify(big).slice(1) + "}]}}");
+      return;
+    }
+    const text = uri === "x://lone" ? lone : "small — 😀 text";
+    if (uri === "x://small") for (let i = 0; i < 3; i++) ws.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "é😀".repeat(1000) } }));
+    ws.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { contents: [{ uri, mimeType: "text/plain", text }] } }));
+  };
+  const r = await inPage(String(async (connect, wsUrl) => {
+    const host = await connect(wsUrl, { reconnect: false });
+    try {
+      const out = {};
+      for (const uri of ["x://big", "x://lone", "x://small"]) out[uri] = (await host.attach(uri))[0].text;
+      return out;
+    } finally {
+      await host.close();
+    }
+  }));
+  assert.equal(r["x://big"].length, big.length);
+  assert.ok(r["x://big"] === big, "the 1.3 MB text differs from what was sent");
+  assert.equal(r["x://lone"], "before\ufffdafter\ufffdend");
+  assert.equal(r["x://small"], "small — 😀 text");
+});

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"syscall/js"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/mcphost/mcphost/attach"
@@ -339,7 +340,40 @@ func errValue(err error) js.Value {
 // ---- values ----
 
 // parseJSON hands JSON text to the page's JSON.parse.
-func parseJSON(b []byte) js.Value { return jsParse.Invoke(jsString(b)) }
+func parseJSON(b []byte) js.Value { return jsParse.Invoke(stringValue(jsString(b))) }
+
+// stringPiece is the size of the pieces a large string crosses in (see
+// stringValue).
+const stringPiece = 64 << 10
+
+// stringValue converts s to a JavaScript string. A string of more than two
+// pieces crosses as pieces of stringPiece bytes, each cut before a byte that
+// starts a UTF-8 sequence, joined by the engine: wasm_exec.js decodes a
+// string with one TextDecoder call, and Chromium 156 decodes one large
+// input many times slower than the same bytes in 64 KB pieces (the bench's
+// 1 MB Markdown document: 10–16 ms whole, 0.5–0.7 ms in pieces and joined,
+// flattened included; 1 MB of ASCII 3.4–4.8 ms against 0.2–0.3). A read's
+// text and HTML cross this way, and the page's JSON. The result is the same
+// string: a cut never falls inside a sequence, and an invalid sequence
+// decodes to U+FFFD whether a piece ends after it or another byte follows.
+func stringValue(s string) js.Value {
+	if len(s) <= 2*stringPiece {
+		return js.ValueOf(s)
+	}
+	parts := jsArray.New()
+	for i, off := 0, 0; off < len(s); i++ {
+		end := min(off+stringPiece, len(s))
+		for k := end; k > off && k < len(s) && end-k < utf8.UTFMax; k-- {
+			if s[k]&0xC0 != 0x80 {
+				end = k
+				break
+			}
+		}
+		parts.SetIndex(i, s[off:end])
+		off = end
+	}
+	return parts.Call("join", "")
+}
 
 // jsString views b as a string for one crossing: js.ValueOf decodes the
 // bytes into a JavaScript string at once, so b is not copied in Go first
@@ -376,10 +410,10 @@ func attachmentsValue(atts []attach.Attachment) js.Value {
 		}
 		o := arr.Index(i)
 		if a.HasText() {
-			o.Set("text", a.Text)
+			o.Set("text", stringValue(a.Text))
 		}
 		if a.HTML != "" {
-			o.Set("html", a.HTML)
+			o.Set("html", stringValue(a.HTML))
 		}
 		if a.Held != nil {
 			// The bytes stayed in the page (internal/blob): the same array.
