@@ -1557,6 +1557,9 @@ function pairs(rec) {
 function fixAttachments(atts) {
   return atts.map(a => {
     if (a.error) a.error = fromGo(a.error)
+    // A large text or HTML comes from Go as its pieces (wasm setString).
+    if (Array.isArray(a.text)) a.text = a.text.join('')
+    if (Array.isArray(a.html)) a.html = a.html.join('')
     if (!a._held) return a
     const { _held, ...part } = a
     part.bytes = _held.bytes ?? new Uint8Array(0)
