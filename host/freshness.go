@@ -299,6 +299,16 @@ func (h *Host) worker(e *entry) {
 		} else {
 			h.settle(e, t, s, why, timedOut, nil, made{}, err)
 		}
+		// Done unless another read is wanted, said under the lock settle
+		// held when it woke the read's waiters: otherwise a waiter (Attach)
+		// could take h.mu before this worker looped, still find it
+		// reading, and demand a read (a Refresh right after an Attach read
+		// again within the result's ttlMs, 1 in 300 under -race).
+		if !e.want || e.verdict || e.phase == phaseRemoved || h.closed {
+			e.reading = false
+			h.mu.Unlock()
+			return
+		}
 		h.mu.Unlock()
 	}
 }
