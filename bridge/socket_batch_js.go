@@ -64,7 +64,9 @@ type batchSocket struct {
 	blobPrefix string
 }
 
-func dialBatch(ctx context.Context, url string, protos []string) (socket, error) {
+// newBatchSocket returns a batchSocket with its wake function, before the
+// JavaScript socket exists.
+func newBatchSocket() *batchSocket {
 	s := &batchSocket{limit: DefaultReadLimit, signal: make(chan struct{}, 1), ended: make(chan struct{})}
 	s.wake = js.FuncOf(func(js.Value, []js.Value) any {
 		s.mu.Lock()
@@ -78,6 +80,11 @@ func dialBatch(ctx context.Context, url string, protos []string) (socket, error)
 		}
 		return nil
 	})
+	return s
+}
+
+func dialBatch(ctx context.Context, url string, protos []string) (socket, error) {
+	s := newBatchSocket()
 	ps := make([]any, len(protos))
 	for i, p := range protos {
 		ps[i] = p

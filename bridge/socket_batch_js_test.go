@@ -90,3 +90,76 @@ func TestBatchReadServesOneFramePerWake(t *testing.T) {
 		t.Fatalf("read after the next wake = %q, %v; want frame 2", data, err)
 	}
 }
+
+// pingFloodJS is a socket object as web/socket.js makes one, in front of a
+// server that sends n pings at once: take() hands them over in batches,
+// kick() wakes Go from a task of its own (a MessageChannel, as socket.js),
+// and send() costs sendCost of the page's time and counts the sends made in
+// each task of the page (a task ends when the stack empties: a microtask).
+const pingFloodJS = `
+const [n, sendCost, wake] = arguments
+const enc = new TextEncoder()
+const ch = new MessageChannel()
+ch.port1.onmessage = () => { scheduled = false; wake() }
+let next = 0, scheduled = false, inTask = false
+const sock = {
+  perTask: [], sent: 0,
+  state: () => 1, readyState: () => 1, subprotocol: () => 'mcp', waiting: () => n - next,
+  kick() { if (!scheduled) { scheduled = true; ch.port2.postMessage(0) } },
+  take(maxFrames, maxBytes) {
+    const parts = []
+    while (next < n && parts.length < maxFrames) parts.push(enc.encode('{"jsonrpc":"2.0","id":"p' + next++ + '","method":"ping"}'))
+    const lens = new Int32Array(parts.length)
+    const bytes = new Uint8Array(parts.reduce((a, p) => a + p.length, 0))
+    let off = 0
+    parts.forEach((p, i) => { lens[i] = p.length; bytes.set(p, off); off += p.length })
+    return { bytes, lens, count: parts.length, tooBig: 0 }
+  },
+  send(data) {
+    if (!inTask) { inTask = true; sock.perTask.push(0); queueMicrotask(() => { inTask = false }) }
+    for (const t = performance.now(); performance.now() - t < sendCost;) {}
+    sock.perTask[sock.perTask.length - 1]++
+    sock.sent++
+  },
+  close() {}, stop() { ch.port1.close() },
+}
+return sock
+`
+
+// TestBatchPingFloodYields: the answers to a flood of server requests are
+// sent over many tasks of the page, a slice each, never all in the task
+// that read the requests. The reader stopped at its slice before, but the
+// writer then sent every answer it had queued (up to 256) in the same
+// task: behind 100,000 pings Chromium saw tasks of 100–220 ms.
+func TestBatchPingFloodYields(t *testing.T) {
+	const pings = 3000
+	const sendCost = 1.0 // ms of the page's time per send
+	s := newBatchSocket()
+	s.js = js.Global().Get("Function").New(pingFloodJS).Invoke(pings, sendCost, s.wake)
+	sess := newSession(newConn(s, 0), Options{})
+	defer sess.Close()
+	s.js.Call("kick")
+	// The reader answers what the writer's queue holds and drops the rest
+	// (reported once): wait for the reader to take every ping and the
+	// writer to drain its queue.
+	deadline := time.Now().Add(30 * time.Second)
+	for s.js.Call("waiting").Int() > 0 || len(sess.answers) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("after 30 s: %d pings not taken, %d answers queued", s.js.Call("waiting").Int(), len(sess.answers))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	perTask := s.js.Get("perTask")
+	sent, most := s.js.Get("sent").Int(), 0
+	for i := range perTask.Length() {
+		most = max(most, perTask.Index(i).Int())
+	}
+	// A task may send until Go has held it for the slice, plus the send
+	// that crossed it.
+	bound := int(batchSlice/time.Millisecond/sendCost) + 2
+	if sent < 256 || most > bound {
+		t.Fatalf("%d answers sent in %d tasks, at most %d in one; want ≥ 256 sent, at most %d a task (the %v slice at %v ms a send)", sent, perTask.Length(), most, bound, batchSlice, sendCost)
+	}
+	t.Logf("%d answers sent in %d tasks, at most %d in one", sent, perTask.Length(), most)
+}

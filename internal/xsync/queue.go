@@ -1,7 +1,12 @@
 // Package xsync holds the concurrency helpers mcphost's packages share.
 package xsync
 
-import "sync"
+import (
+	"context"
+	"sync"
+
+	"github.com/mcphost/mcphost/internal/pace"
+)
 
 // A Queue is an unbounded FIFO of functions run one at a time, in order, by
 // [Queue.Run] on a goroutine of the owner's, so a producer (a read loop, a
@@ -41,6 +46,9 @@ func (q *Queue) Close() {
 }
 
 // Run calls queued functions in order until the queue is closed and drained.
+// In the browser it gives the page its thread back between functions once
+// Go has held the task for pace.Slice: a backlog (a burst of list_changed,
+// of events for the page) costs many short tasks, never one long one.
 func (q *Queue) Run() {
 	for {
 		q.mu.Lock()
@@ -55,6 +63,7 @@ func (q *Queue) Run() {
 		q.items[0] = nil
 		q.items = q.items[1:]
 		q.mu.Unlock()
+		pace.Yield(context.Background())
 		f()
 	}
 }
