@@ -403,6 +403,14 @@ const __socket = (() => {
 // is woken once per batch (a MessageChannel task, so a batch gathers every
 // frame that arrived meanwhile) and takes the whole batch in one call: its
 // UTF-8 bytes in one Uint8Array, their lengths in one Int32Array.
+//
+// A small frame is encoded into one byte queue as it arrives and the queue
+// keeps its length only (a number, no object): a flood that outruns Go
+// used to keep tens of thousands of strings alive until their take, which
+// promoted them to V8's old generation; the major GC that followed ran
+// 100–200 ms inside whatever task of mcphost's came next (CPU profile of
+// 100,000 pings, Chromium 156 here). Arriving frames now die young, as they
+// do for a plain WebSocket.
 
 const { keeper } = __blob
 
@@ -472,35 +480,80 @@ async function diagnose(url, protocols) {
 function openSocket(url, protocols, wake, observe) {
   const ws = new WebSocket(url, protocols)
   ws.binaryType = 'arraybuffer'
-  const frames = [] // string (text) or ArrayBuffer (binary)
+  // frames: a number for a small frame already in the queue (its UTF-8
+  // length, or -length-1 for a binary frame), else the large frame itself:
+  // a string (text) or an ArrayBuffer (binary).
+  const frames = []
   let head = 0
+  // The queue of small frames' bytes: those of frames[head..] from qHead
+  // to qTail, in order.
+  let queue = new Uint8Array(SCRATCH_MIN)
+  let qHead = 0
+  let qTail = 0
   let closed = null // { code, reason, wasClean } once the close event came
   let opened = false
   let scheduled = false
   let scratch = new Uint8Array(SCRATCH_MIN)
-  // encodeAt writes str's UTF-8 into scratch at off, growing scratch as it
-  // goes, and returns the offset after it. In pieces, never between the
-  // halves of a surrogate pair, into memory that is already there: Chromium
-  // 156 encodes one large string many times slower than the same string in
+  // encodeAt writes str's UTF-8 at off into the array dst(off, need, rest)
+  // returns (one with room for need more bytes; rest UTF-16 units follow)
+  // and returns the offset after it. In pieces, never between the halves of
+  // a surrogate pair, into memory that is already there: Chromium 156
+  // encodes one large string many times slower than the same string in
   // pieces (the bench's 1 MB Markdown answer: TextEncoder.encode 19–26 ms,
   // encodeInto of the whole into a new array 4–13, in 32K-unit pieces into
   // a kept scratch 1.2–1.4).
-  const encodeAt = (str, off) => {
+  const encodeAt = (str, off, dst) => {
     for (let i = 0; i < str.length;) {
       let j = Math.min(str.length, i + PIECE)
       const c = str.charCodeAt(j - 1)
       if (j < str.length && c >= 0xd800 && c <= 0xdbff) j--
-      const need = off + 3 * (j - i)
-      if (need > scratch.length) {
-        const grown = new Uint8Array(Math.max(need + (str.length - j), scratch.length * 2))
-        grown.set(scratch.subarray(0, off))
-        scratch = grown
-      }
-      off += encoder.encodeInto(j - i === str.length ? str : str.substring(i, j), scratch.subarray(off)).written
+      const into = dst(off, 3 * (j - i), str.length - j)
+      off += encoder.encodeInto(j - i === str.length ? str : str.substring(i, j), into.subarray(off)).written
       i = j
     }
     return off
   }
+  // inScratch grows scratch as a large frame's pieces need, not to the
+  // worst case of 3 bytes per UTF-16 unit, which would cost three times its
+  // length in allocation and zeroing.
+  const inScratch = (off, need, rest) => {
+    if (off + need > scratch.length) {
+      const grown = new Uint8Array(Math.max(off + need + rest, scratch.length * 2))
+      grown.set(scratch.subarray(0, off))
+      scratch = grown
+    }
+    return scratch
+  }
+  const inQueue = () => queue // room() made the space
+  // room makes need bytes free at qTail, moving the live bytes to the
+  // front or into a larger queue.
+  const room = need => {
+    if (qTail + need <= queue.length) return
+    const live = qTail - qHead
+    if (live + need > queue.length / 2) {
+      const grown = new Uint8Array(Math.max(live + need, queue.length * 2))
+      grown.set(queue.subarray(qHead, qTail))
+      queue = grown
+    } else {
+      queue.copyWithin(0, qHead, qTail)
+    }
+    qHead = 0
+    qTail = live
+  }
+  // enqueue puts a small frame's bytes into the queue; returns its entry.
+  const enqueue = data => {
+    if (typeof data === 'string') {
+      room(3 * data.length)
+      const n = encodeAt(data, qTail, inQueue) - qTail
+      qTail += n
+      return n
+    }
+    room(data.byteLength)
+    queue.set(new Uint8Array(data), qTail)
+    qTail += data.byteLength
+    return -data.byteLength - 1
+  }
+  const small = data => (typeof data === 'string' ? data.length <= LARGE / 3 : data.byteLength <= LARGE)
   // taken hands Go a view of scratch (copied before the next take) and lets
   // a scratch grown past SCRATCH_KEEP go.
   const taken = n => {
@@ -526,13 +579,14 @@ function openSocket(url, protocols, wake, observe) {
     kick()
   }
   ws.onmessage = e => {
-    frames.push(e.data)
+    const isSmall = small(e.data)
+    frames.push(isSmall ? enqueue(e.data) : e.data)
     observe?.(e.data)
     // A large frame wakes Go at once, inside this event: a wake through the
     // MessageChannel came 11–25 ms after the event for the bench's 2.4 MB
     // image answer (the browser ran other work first), more than all of
     // mcphost's own work on it. Small frames still gather into batches.
-    if (wake && (typeof e.data === 'string' ? e.data.length > LARGE / 3 : e.data.byteLength > LARGE)) {
+    if (wake && !isSmall) {
       wake()
       return
     }
@@ -575,54 +629,43 @@ function openSocket(url, protocols, wake, observe) {
      * kept blobs [{ token, box, size, hi, lo }], hashed with seeds s1, s2 }.
      */
     take(maxFrames, maxBytes, limit, s1, s2) {
-      let off = 0
-      let count = 0
       const lens = new Int32Array(Math.min(maxFrames, frames.length - head))
-      while (head < frames.length && count < lens.length) {
-        const f = frames[head]
-        let bin = false
-        let src = f
-        if (typeof f !== 'string') {
-          bin = true
-          src = new Uint8Array(f)
-        }
-        // A large frame travels alone. Its scratch grows as its pieces need
-        // (encodeAt), not to the worst case of 3 bytes per UTF-16 unit,
-        // which would cost three times its length in allocation and zeroing.
-        if (bin ? src.length > LARGE : f.length > LARGE / 3) {
-          if (count > 0) break // deliver what came before first
-          const x = bin ? null : keep.extract(f, s1 >>> 0, s2 >>> 0)
-          const u8 = bin ? src : taken(encodeAt(x ? x.frame : f, 0))
-          frames[head++] = undefined
-          this.compact()
-          // The limit is the frame's as it came: tokens are ASCII, runs too.
-          let wire = u8.length
-          if (x) for (const b of x.blobs) wire -= b.token.length
-          if (x) wire += x.kept
-          if (wire > limit) return { bytes: new Uint8Array(0), lens, count: 0, tooBig: wire }
-          lens[0] = bin ? -u8.length - 1 : u8.length
-          return { bytes: u8, lens: lens.subarray(0, 1), count: 1, tooBig: 0, blobs: x ? x.blobs : null }
-        }
-        const need = bin ? src.length : f.length * 3
-        if (count > 0 && off + need > maxBytes) break
-        let n
-        if (bin) {
-          if (off + need > scratch.length) {
-            const grown = new Uint8Array(Math.max(off + need, scratch.length * 2))
-            grown.set(scratch.subarray(0, off))
-            scratch = grown
-          }
-          scratch.set(src, off)
-          n = src.length
-        } else {
-          n = encodeAt(f, off) - off
-        }
-        lens[count++] = bin ? -n - 1 : n
-        off += n
+      const f = frames[head]
+      if (lens.length > 0 && typeof f !== 'number') {
+        // A large frame travels alone, encoded into scratch.
+        const bin = typeof f !== 'string'
+        const x = bin ? null : keep.extract(f, s1 >>> 0, s2 >>> 0)
+        const u8 = bin ? new Uint8Array(f) : taken(encodeAt(x ? x.frame : f, 0, inScratch))
         frames[head++] = undefined
+        this.compact()
+        // The limit is the frame's as it came: tokens are ASCII, runs too.
+        let wire = u8.length
+        if (x) for (const b of x.blobs) wire -= b.token.length
+        if (x) wire += x.kept
+        if (wire > limit) return { bytes: new Uint8Array(0), lens, count: 0, tooBig: wire }
+        lens[0] = bin ? -u8.length - 1 : u8.length
+        return { bytes: u8, lens: lens.subarray(0, 1), count: 1, tooBig: 0, blobs: x ? x.blobs : null }
+      }
+      // Small frames: their bytes lie in the queue in order; Go copies the
+      // view before anything else runs here.
+      const start = qHead
+      let count = 0
+      while (count < lens.length) {
+        const n = frames[head]
+        if (typeof n !== 'number') break // a large frame: the next take's
+        const size = n < 0 ? -n - 1 : n
+        if (count > 0 && qHead - start + size > maxBytes) break
+        lens[count++] = n
+        qHead += size
+        head++
+      }
+      const bytes = queue.subarray(start, qHead)
+      if (qHead === qTail) {
+        qHead = qTail = 0
+        if (queue.length > SCRATCH_KEEP) queue = new Uint8Array(SCRATCH_MIN)
       }
       this.compact()
-      return { bytes: taken(off), lens: lens.subarray(0, count), count, tooBig: 0 }
+      return { bytes, lens: lens.subarray(0, count), count, tooBig: 0 }
     },
     /** Asks for a wake() from a task of its own (Go yields to the page until then). */
     kick,
