@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/mcphost/mcphost/attach"
+	"github.com/mcphost/mcphost/internal/pace"
 )
 
 // renderArg is the argument that starts the module in render-only mode
@@ -180,6 +181,7 @@ func renderJob(render js.Value, src string, end int, baseURI string, remoteImage
 	var done js.Func
 	done = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		done.Release()
+		pace.Resumed() // the Worker's message is a task of the page's own
 		r := renderAnswer{status: strArg(args, 0), b: strArg(args, 2)}
 		if r.status == "ok" && len(args) > 1 && args[1].Type() == js.TypeObject && args[1].InstanceOf(jsUint8Array) {
 			r.bytes = args[1]
