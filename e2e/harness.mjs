@@ -60,3 +60,50 @@ export async function launchBrowser({ args = [], ...options } = {}) {
   const close = async () => { await browser.close(); rmSync(userDataDir, { recursive: true, force: true }); };
   return { context: browser, close };
 }
+
+/**
+ * Records the page's long tasks as window.longTasks and its long animation
+ * frames, which say which scripts ran in a task, as window.frames
+ * (buffered: earlier ones are reported too; filter them by time).
+ */
+export async function observeLongTasks(page) {
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+    window.frames = [];
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) {
+        window.frames.push({ start: e.startTime, duration: e.duration, scripts: e.scripts.map((x) => ({ start: x.startTime, duration: x.duration, src: x.sourceURL })) });
+      }
+    }).observe({ type: "long-animation-frame", buffered: true });
+  });
+}
+
+/**
+ * Over the long tasks longer than over ms that ended after t0 (recorded by
+ * observeLongTasks), resolves with { task: the longest, ours: the most time
+ * mcphost's scripts took in one }. The rest of a task is the browser's own
+ * work (dispatching thousands of WebSocket messages, style and paint) or
+ * the machine taking the CPU away; a task no frame reports counts whole.
+ */
+export function mcphostInLongTasks(page, t0, over = 0) {
+  return page.evaluate(([t0, over]) => {
+    const ours = /\/(mcphost|socket|wasm_exec|mention|display|render-worker)\.js$/;
+    let task = 0;
+    let most = 0;
+    for (const t of window.longTasks.filter((t) => t.start + t.duration > t0 && t.duration > over)) {
+      task = Math.max(task, t.duration);
+      let sum = 0;
+      for (const f of window.frames) {
+        for (const x of f.scripts) {
+          if (ours.test(x.src) && x.start < t.start + t.duration && x.start + x.duration > t.start) sum += x.duration;
+        }
+      }
+      const seen = window.frames.some((f) => f.start <= t.start + t.duration && f.start + f.duration >= t.start);
+      most = Math.max(most, seen ? sum : t.duration);
+    }
+    return { task, ours: most };
+  }, [t0, over]);
+}

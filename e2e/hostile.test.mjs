@@ -14,7 +14,7 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import path from 'node:path'
-import { launchBrowser, root, startMcphost } from './harness.mjs'
+import { launchBrowser, mcphostInLongTasks, observeLongTasks, root, startMcphost } from './harness.mjs'
 import { descriptor, startHostilePeer } from './hostile-peer.mjs'
 
 const GOOD = 'good://docs/readme.md'
@@ -34,21 +34,8 @@ before(async () => {
   page.on('pageerror', e => problems.push(String(e)))
   await page.goto(peer.httpUrl + 'test/api.html')
   await page.waitForFunction(() => window.ready === true, null, { timeout: 30000 })
+  await observeLongTasks(page)
   await page.evaluate(async (url) => {
-    window.longtasks = []
-    new PerformanceObserver(l => {
-      for (const e of l.getEntries()) window.longtasks.push({ start: e.startTime, duration: e.duration })
-    }).observe({ type: 'longtask', buffered: true })
-    // Long animation frames say which scripts ran in a long task: what ran
-    // in mcphost's files is mcphost's; the rest is the browser's own work
-    // (dispatching thousands of WebSocket messages in one task is, for a
-    // plain WebSocket too) or the machine taking the CPU away.
-    window.frames = []
-    new PerformanceObserver(l => {
-      for (const e of l.getEntries()) {
-        window.frames.push({ start: e.startTime, duration: e.duration, scripts: e.scripts.map(x => ({ start: x.startTime, duration: x.duration, src: x.sourceURL })) })
-      }
-    }).observe({ type: 'long-animation-frame', buffered: true })
     // The second host: connected first, it must keep working whatever the
     // hostile one receives. Its first attach also warms the runtime up (the
     // module's compile and start are one long task, before any case).
@@ -120,24 +107,7 @@ async function attempt(url, body, { options = {}, normal = 'evil://other', settl
   })
   assert.match(good, /<h1[^>]*>Readme<\/h1>/)
   await sleep(100) // let the observers report the last frames
-  const worst = await page.evaluate((t0) => {
-    const ours = /\/(mcphost|socket|wasm_exec|mention|display)\.js$/
-    let task = 0
-    let mine = 0
-    for (const t of window.longtasks.filter(t => t.start + t.duration > t0 && t.duration > 100)) {
-      task = Math.max(task, t.duration)
-      let sum = 0
-      for (const f of window.frames) {
-        for (const x of f.scripts) {
-          if (ours.test(x.src) && x.start < t.start + t.duration && x.start + x.duration > t.start) sum += x.duration
-        }
-      }
-      // No frame seen (an observer that missed it): the task counts whole.
-      const seen = window.frames.some(f => f.start <= t.start + t.duration && f.start + f.duration >= t.start)
-      mine = Math.max(mine, seen ? sum : t.duration)
-    }
-    return { task, ours: mine }
-  }, t0)
+  const worst = await mcphostInLongTasks(page, t0, 100)
   await page.evaluate(() => window.h.close().catch(() => {}))
   return { out, worst }
 }

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { launchBrowser, root, startMcphost } from './harness.mjs'
+import { launchBrowser, mcphostInLongTasks, observeLongTasks, root, startMcphost } from './harness.mjs'
 
 const DIR = 'render/docs'
 const uri = name => `docs://team/${DIR}/${name}`
@@ -116,23 +116,8 @@ async function openPage({ noWorker = false, crashOn = '', workerSrcNone = false,
       document.head.append(m)
     })
   }
-  // Long tasks of the main thread from here on (buffered: earlier ones are
-  // reported too, and filtered out by time).
-  await page.evaluate(() => {
-    window.longTasks = []
-    new PerformanceObserver(list => {
-      for (const e of list.getEntries()) window.longTasks.push({ start: e.startTime, duration: e.duration })
-    }).observe({ type: 'longtask', buffered: true })
-    // Long animation frames say which scripts ran in a long task (as in
-    // hostile.test.mjs): the rest of a task is the browser's own work
-    // (style and paint for the keystrokes, a message's dispatch).
-    window.frames = []
-    new PerformanceObserver(list => {
-      for (const e of list.getEntries()) {
-        window.frames.push({ start: e.startTime, duration: e.duration, scripts: e.scripts.map(x => ({ start: x.startTime, duration: x.duration, src: x.sourceURL })) })
-      }
-    }).observe({ type: 'long-animation-frame', buffered: true })
-  })
+  // Long tasks of the main thread and the scripts in them from here on.
+  await observeLongTasks(page)
   page.problems = problems
   page.workers = workers
   return page
@@ -142,23 +127,6 @@ async function openPage({ noWorker = false, crashOn = '', workerSrcNone = false,
 const longestSince = (page, t0) =>
   page.evaluate(t0 => Math.max(0, ...window.longTasks.filter(e => e.start >= t0).map(e => e.duration)), t0)
 
-// oursSince is, over the long tasks that started after t0, the most time
-// mcphost's scripts took in one of them (a task no frame reports counts whole).
-const oursSince = (page, t0) => page.evaluate(t0 => {
-  const ours = /\/(mcphost|socket|wasm_exec|mention|display|render-worker)\.js$/
-  let most = 0
-  for (const t of window.longTasks.filter(e => e.start >= t0)) {
-    let sum = 0
-    for (const f of window.frames) {
-      for (const x of f.scripts) {
-        if (ours.test(x.src) && x.start < t.start + t.duration && x.start + x.duration > t.start) sum += x.duration
-      }
-    }
-    const seen = window.frames.some(f => f.start <= t.start + t.duration && f.start + f.duration >= t.start)
-    most = Math.max(most, seen ? sum : t.duration)
-  }
-  return most
-}, t0)
 
 const partInfo = p => ({
   kind: p.kind, state: p.state, forModel: p.forModel, htmlLen: p.html?.length ?? 0, textLen: p.text?.length ?? 0,
@@ -213,7 +181,7 @@ describe('the render Worker', () => {
         }, [CHANGELOG, [BRACKETS, EMPHASIS], SMALL])
         await new Promise(res => setTimeout(res, 100)) // the observers report the last frames
         r.longest = await longestSince(page, r.t0)
-        r.ours = await oursSince(page, r.t0)
+        r.ours = (await mcphostInLongTasks(page, r.t0)).ours
         console.log(`  changelog attach ${r.changelogMs.toFixed(0)} ms, refresh ${r.refreshMs.toFixed(0)} ms, ` +
           `longest main-thread task ${r.longest.toFixed(0)} ms (mcphost's scripts ${r.ours.toFixed(0)} ms of one), ${r.keystrokes} keystrokes`)
         assert.equal(r.changelog.kind, 'text')
