@@ -263,16 +263,9 @@ async function startup() {
 
 // ---------- one round of the reads, mention and keystroke ----------
 
-async function main() {
-  const reps = num("reps", 15), mdReps = num("mdreps", 5);
-  const mentionSamples = num("msamples", 300), keySamples = num("ksamples", 300);
-  const m = await loadMcphost();
-  const js = await loadJs();
-  const host = await m.connect(url(0, 100), { timeoutMs: 60000 });
-  const client = await js.connect(url(0, 100));
-  const floor = await openFloor(url(0, 100));
-  const out = { reps, mdReps };
-
+// The read image rows: reps timed reads per stack (after two warm-up ones) of
+// the same PNG, then of new bytes every read (mcphost and the floor).
+async function readImage(host, js, client, floor, reps) {
   // read image: resources/read → bytes decoded → type sniffed; the floor
   // only receives the same frame as a string.
   const img = { mcphost: [], js: [], floor: [], jsNative: [] };
@@ -305,7 +298,7 @@ async function main() {
   }
   if (check.mcphostBytes !== check.jsBytes || check.mcphostType !== "image/png" || check.jsType !== "image/png")
     throw new Error("read image: stacks disagree: " + JSON.stringify(check));
-  out.image = { ...check, samples: img };
+  const image = { ...check, samples: img };
   host.detach(IMAGE);
 
   // The same read with new bytes every time (info, not a target): each
@@ -322,6 +315,7 @@ async function main() {
       if (name === "mcphost") {
         const a = await host.attach(uri);
         const d = performance.now() - t;
+        performance.measure("bench:read fresh", { start: t, duration: d }); // for a trace of the suite
         if (a[0].sniffedMimeType !== "image/png" || !(a[0].bytes.length > check.mcphostBytes))
           throw new Error("read image, new bytes: " + a[0].sniffedMimeType + " " + a[0].bytes.length);
         if (i >= 2) fresh.mcphost.push(d);
@@ -332,7 +326,22 @@ async function main() {
       }
     }
   }
-  out.image.fresh = fresh;
+  image.fresh = fresh;
+  return image;
+}
+
+
+async function main() {
+  const reps = num("reps", 15), mdReps = num("mdreps", 5);
+  const mentionSamples = num("msamples", 300), keySamples = num("ksamples", 300);
+  const m = await loadMcphost();
+  const js = await loadJs();
+  const host = await m.connect(url(0, 100), { timeoutMs: 60000 });
+  const client = await js.connect(url(0, 100));
+  const floor = await openFloor(url(0, 100));
+  const out = { reps, mdReps };
+
+  out.image = await readImage(host, js, client, floor, reps);
   floor.close();
   gc(); await sleep(50);
 
@@ -567,7 +576,29 @@ async function memblob() {
   return { stack, before, after, len, kind, err, lostListings };
 }
 
-const suites = { main, startup, mempng, memblob };
+// The keystroke row alone (?suite=keystroke&ksamples=N): for probing the
+// picker's path (a CPU profile or trace around it); bench/run.mjs measures
+// the row inside the main suite.
+async function keystrokeOnly() {
+  const m = await loadMcphost();
+  return keystroke(m, num("ksamples", 300));
+}
+
+// The read image rows alone (?suite=image&reps=N), for probing.
+async function imageOnly() {
+  const m = await loadMcphost();
+  const js = await loadJs();
+  const host = await m.connect(url(0, 100), { timeoutMs: 60000 });
+  const client = await js.connect(url(0, 100));
+  const floor = await openFloor(url(0, 100));
+  const image = await readImage(host, js, client, floor, num("reps", 15));
+  floor.close();
+  await host.close();
+  await client.close();
+  return { image };
+}
+
+const suites = { main, startup, mempng, memblob, keystroke: keystrokeOnly, image: imageOnly };
 window.benchResult = (async () => {
   const fn = suites[suite];
   if (!fn) throw new Error("unknown suite " + suite);

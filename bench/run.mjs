@@ -33,7 +33,7 @@ import { chromium } from "playwright-core";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
-const BOOLEAN = new Set(["quick", "startup-only"]);
+const BOOLEAN = new Set(["quick", "startup-only", "main-only"]);
 const args = {};
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
@@ -44,7 +44,7 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (i + 1 < process.argv.length) args[k] = process.argv[++i];
   else throw new Error(`bench: --${k} needs a value`);
 }
-const KNOWN = ["peer", "report", "rounds", "quick", "startup-trials", "reps", "md-reps", "mention-samples", "keystroke-samples", "png-reads", "startup-only", "js-flags"];
+const KNOWN = ["peer", "report", "rounds", "quick", "startup-trials", "reps", "md-reps", "mention-samples", "keystroke-samples", "png-reads", "startup-only", "main-only", "js-flags"];
 for (const k of Object.keys(args)) if (!KNOWN.includes(k)) throw new Error(`bench: unknown flag --${k} (known: ${KNOWN.map((x) => "--" + x).join(" ")})`);
 const quick = !!args.quick;
 const intArg = (name, full, q) => {
@@ -62,8 +62,12 @@ const config = {
   pngReads: intArg("png-reads", 100, 30),
   quick,
   startupOnly: !!args["startup-only"],
+  // Only the main suite (reads, Markdown, mention, keystrokes): for A/B runs
+  // of the read path, ~5 times shorter than a full run; not a verdict.
+  mainOnly: !!args["main-only"],
   jsFlags: args["js-flags"] ? String(args["js-flags"]).trim() : "",
 };
+if (config.startupOnly && config.mainOnly) throw new Error("bench: --startup-only and --main-only exclude each other");
 if (/\s--js-flags|^--js-flags/.test(config.jsFlags)) throw new Error("bench: --js-flags takes V8's flags themselves, e.g. --js-flags=--no-wasm-lazy-compilation");
 const peerBin = args.peer || path.join(root, "bin", "bench-peer");
 
@@ -239,7 +243,7 @@ async function round(r) {
     }
   };
   const startup = { mcphost: [], js: [], gofloor: [] };
-  for (let i = 0; i < config.startupTrials; i++) {
+  for (let i = 0; i < (config.mainOnly ? 0 : config.startupTrials); i++) {
     for (const stack of (r + i) % 2 ? ["js", "mcphost", "gofloor"] : ["gofloor", "mcphost", "js"]) {
       const want = stack === "gofloor" ? 1 : 1000;
       const res = await attempt(`suite=startup&stack=${stack}&n=1000&page=100`, { cold: true },
@@ -249,13 +253,14 @@ async function round(r) {
   }
   // One more cold trial per stack over the emulated network (info row).
   const startupNet = { mcphost: [], js: [] };
-  for (const stack of r % 2 ? ["js", "mcphost"] : ["mcphost", "js"]) {
+  for (const stack of config.mainOnly ? [] : r % 2 ? ["js", "mcphost"] : ["mcphost", "js"]) {
     const res = await attempt(`suite=startup&stack=${stack}&n=1000&page=100`, { cold: true, network: NETWORK, base: netPeer.url },
       (x) => (x.count !== 1000 ? `startup ${stack} over the emulated network: listed ${x.count}, want 1000` : ""));
     if (res) startupNet[stack].push({ ms: res.ms, parts: res.parts });
   }
   if (config.startupOnly) return { startup, startupNet, main: null, mempng: null, memblob: null, memblobJs: null, failures, loadavg: os.loadavg() };
   const main = await attempt(`suite=main&reps=${config.reps}&mdreps=${config.mdReps}&msamples=${config.mentionSamples}&ksamples=${config.keystrokeSamples}`);
+  if (config.mainOnly) return { startup, startupNet, main, mempng: null, memblob: null, memblobJs: null, failures, loadavg: os.loadavg() };
   const mempng = await attempt(`suite=mempng&reads=${config.pngReads}`);
   const blobs = {};
   for (const stack of r % 2 ? ["js", "mcphost"] : ["mcphost", "js"]) blobs[stack] = await attempt(`suite=memblob&stack=${stack}`);
@@ -300,9 +305,10 @@ if (args.report) {
       process.stderr.write(`bench: round ${r + 1} of ${config.rounds}…\n`);
       rounds.push(await round(r));
     }
-    process.stderr.write("bench: one traced startup trial…\n");
     startupTrace = { summary: null };
-    try {
+    if (config.mainOnly) startupTrace.error = "not run (--main-only)";
+    else try {
+      process.stderr.write("bench: one traced startup trial…\n");
       const res = await run("suite=startup&stack=mcphost&n=1000&page=100", { cold: true, trace: startupTrace });
       startupTrace.ms = res.ms;
     } catch (e) {
@@ -517,6 +523,7 @@ const table = ROWS.map((row) => {
     if (row.id.startsWith("stage_")) verdict = `${held >= need ? "at or below JS" : "above JS"} (${held}/${N})`;
   }
   if (results.config.startupOnly && vals.every((x) => !Number.isFinite(x))) verdict = "not run (--startup-only)";
+  if (results.config.mainOnly && vals.every((x) => !Number.isFinite(x))) verdict = "not run (--main-only)";
   return { row, vals, med, verdict };
 });
 
@@ -526,6 +533,7 @@ const lines = [];
 const title = `mcphost ÷ JS stack ÷ floor — ${N} round(s), a row is met when it holds in ≥ ${need} of ${N}` +
   (N < 5 ? " (fewer than the 5 rounds the method asks: not a verdict)" : "") + (results.config.quick ? "; --quick sample sizes" : "") +
   (results.config.startupOnly ? "; --startup-only: every row but startup's is n/a, not a verdict" : "") +
+  (results.config.mainOnly ? "; --main-only: startup and memory rows not run, not a verdict" : "") +
   (results.config.jsFlags ? `; V8 flags ${results.config.jsFlags} (no page can set them): an experiment, not a verdict` : "");
 lines.push(title, "");
 const w0 = 70, wt = 12, wv = 9;

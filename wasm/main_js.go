@@ -718,18 +718,47 @@ func completionValue(c *bridge.Completion, err error) (js.Value, error) {
 
 // yieldBeforeValue gives the page its thread back before an attachment's
 // text and HTML cross into JavaScript, when Go has held the task for
-// pace.Slice: for a 1.3 MB changelog the Worker's answer (the HTML copied
-// into Go, the ledger's digest) and the crossing (its strings, 40–50 ms, and
-// mcphost.js joining them) made one task of 100–130 ms in Chromium here;
-// as two, each stays under the hostile-input bound of 100 ms.
-func yieldBeforeValue(ctx context.Context) { pace.Yield(ctx) }
+// pace.Slice and what crosses is large (crossingLarge): for a 1.3 MB
+// changelog the Worker's answer (the HTML copied into Go, the ledger's
+// digest) and the crossing (its strings, 40–50 ms, and mcphost.js joining
+// them) made one task of 100–130 ms in Chromium here; as two, each stays
+// under the hostile-input bound of 100 ms. A small crossing does not yield:
+// a yield lets the browser run whatever it queued first, and after a fresh
+// 1.8 MB image read (its bytes held in the page, so almost nothing crosses)
+// that was a collection of the frame's garbage, 50–70 ms added to the read's
+// promise in half the reads (the bench's "new bytes every read" row: 1.7–1.9×
+// the floor with the yield, 1.1–1.2× without, 4 alternating pairs).
+func yieldBeforeValue(ctx context.Context, atts []attach.Attachment) {
+	if crossingSize(atts) >= crossingLarge {
+		pace.Yield(ctx)
+	}
+}
+
+// crossingLarge is the size of text, HTML and copied bytes from which an
+// attachment's crossing into JavaScript is worth a task of its own: ~4 ms
+// of strings at the 15 ms per MB measured in the page.
+const crossingLarge = 256 << 10
+
+// crossingSize is what attachmentsValue copies into JavaScript: text, HTML
+// and bytes not held in the page.
+func crossingSize(atts []attach.Attachment) int {
+	n := 0
+	for i := range atts {
+		a := &atts[i]
+		n += len(a.Text) + len(a.HTML)
+		if a.Held == nil {
+			n += len(a.Bytes)
+		}
+	}
+	return n
+}
 
 func (a *api) attach(ctx context.Context, h *host.Host, _ int, args []js.Value) (js.Value, error) {
 	atts, err := h.Attach(ctx, strArg(args, 0))
 	if err != nil {
 		return js.Undefined(), err
 	}
-	yieldBeforeValue(ctx)
+	yieldBeforeValue(ctx, atts)
 	return attachmentsValue(atts), nil
 }
 
@@ -738,7 +767,7 @@ func (a *api) include(ctx context.Context, h *host.Host, _ int, args []js.Value)
 	if err != nil {
 		return js.Undefined(), err
 	}
-	yieldBeforeValue(ctx)
+	yieldBeforeValue(ctx, atts)
 	return attachmentsValue(atts), nil
 }
 
