@@ -70,7 +70,7 @@ unit:
 	cd third_party/goldmark && $(GO) test -count=1 ./...  # the patched goldmark's suite (CommonMark spec) and its matchers
 	cd third_party/mimetype && $(GO) test -count=1 ./...  # the patched mimetype's suite (its testdata) and the lazy tree
 	cd bench && $(GO) test -count=1 ./...  # the bench peer (a module of its own): its variants and answers
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(GOROOT)/lib/wasm/go_js_wasm_exec" ./wasm ./internal/pace  # the module's own tests (the collector's pace, the render Worker's collection, the page's thread given back between pages), under Node
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(GOROOT)/lib/wasm/go_js_wasm_exec" ./wasm ./internal/pace ./internal/xsync  # the module's own tests (the collector's pace, the render Worker's collection, the page's thread given back between pages and within a backlog of events), under Node
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -run '^TestBatch' -exec="$(GOROOT)/lib/wasm/go_js_wasm_exec" ./bridge  # the batch socket's reader under Node (bridge's other tests need the network)
 	@cat $(MODEL_REPORT) 2>/dev/null; rm -f $(MODEL_REPORT)
 

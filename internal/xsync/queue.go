@@ -46,13 +46,20 @@ func (q *Queue) Close() {
 }
 
 // Run calls queued functions in order until the queue is closed and drained.
-// In the browser it gives the page its thread back between functions once
-// Go has held the task for pace.Slice: a backlog (a burst of list_changed,
-// of events for the page) costs many short tasks, never one long one.
+// In the browser it gives the page its thread back between the functions of
+// a backlog (one queued behind the one that just ran) once Go has held the
+// task for pace.Slice: a burst of list_changed, of events for the page,
+// costs many short tasks, never one long one. A function Run waited for runs
+// at once: a yield before it would only put whatever the browser queued
+// meanwhile (a collection, a compile) ahead of one event, which is how a
+// yield after a fresh image read cost that read 50–70 ms (wasm/main_js.go,
+// yieldBeforeValue).
 func (q *Queue) Run() {
+	backlog := false
 	for {
 		q.mu.Lock()
 		for len(q.items) == 0 && !q.closed {
+			backlog = false
 			q.cond.Wait()
 		}
 		if len(q.items) == 0 {
@@ -63,7 +70,10 @@ func (q *Queue) Run() {
 		q.items[0] = nil
 		q.items = q.items[1:]
 		q.mu.Unlock()
-		pace.Yield(context.Background())
+		if backlog {
+			pace.Yield(context.Background())
+		}
 		f()
+		backlog = true
 	}
 }
