@@ -371,6 +371,103 @@ describe("mcp-mention", () => {
     await page.close()
   })
 
+  test("rows are reused from keystroke to keystroke and on scroll, and a reused row shows exactly what a new one would", async () => {
+    const page = await openFixture()
+    await page.evaluate(() => {
+      const topics = ["deploy", "rollback", "billing", "über café", "naïve résumé"]
+      const types = ["text/markdown", "image/png", "application/pdf", "text/plain", undefined]
+      const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+      const docs = []
+      for (let i = 0; i < 80; i++) {
+        const d = { uri: "docs://d/" + i + "/" + topics[i % 5].replace(/ /g, "-"), name: "doc-" + i, mimeType: types[i % 5], size: 100 * i + 7 }
+        if (i % 3) d.title = "Document " + i + " about " + topics[i % 5]
+        if (i % 4 === 0) d.description = "Notes on " + topics[(i + 2) % 5] + " for team " + (i % 7)
+        if (i % 6 === 0) d.icons = [{ src: png }]
+        if (i % 9 === 0) d._tokens = 1000 * i
+        if (i % 10 === 0) d._withheld = "too_large"
+        if (i % 25 === 0) d._mcpApp = true
+        docs.push(d)
+      }
+      const templates = [
+        { uriTemplate: "docs://d/{id}/about", name: "doc-about", title: "Document about {id}", mimeType: "text/markdown" },
+        { uriTemplate: "docs://t/{team}/{name}", name: "team-doc", description: "A document of a team" },
+      ]
+      window.big = new FakeHost("docs", docs, templates)
+      picker.hosts = [big]
+      window.added = 0
+      new MutationObserver((recs) => {
+        for (const r of recs) for (const n of r.addedNodes) if (n.nodeType === 1 && (n.matches("[role=option]") || n.querySelector?.("[role=option]"))) window.added++
+      }).observe(picker.listbox, { childList: true, subtree: true })
+      // every option in the list against a new element rendered from the same row
+      window.compareRows = async (q) => {
+        const { renderOption } = await import("/mention/option.js")
+        const matches = big.mention(q, { limit: picker.limit })
+        const bad = []
+        const opts = [...picker.listbox.querySelectorAll("[role=option]")]
+        for (const o of opts) {
+          const ord = Number(o.dataset.ordinal)
+          const r = { type: "option", match: matches[ord], host: big, hostIndex: 0, pos: ord + 1, size: matches.length, ordinal: ord }
+          const active = o.getAttribute("aria-selected") === "true" ? ord : -1
+          const fresh = renderOption(r, o.id.slice(0, o.id.lastIndexOf("-opt-")), { active, remoteIcons: picker.remoteIcons, accepts: picker.accepts })
+          if (fresh.outerHTML !== o.outerHTML) bad.push({ ord, got: o.outerHTML, want: fresh.outerHTML })
+        }
+        return { n: opts.length, bad, ords: opts.map((o) => Number(o.dataset.ordinal)) }
+      }
+    })
+    const ta = page.locator("#composer")
+    await ta.focus()
+    const steps = [["type", "@"], ["type", "d"], ["type", "o"], ["type", "c"], ["press", "Backspace"], ["press", "Backspace"],
+      ["type", "e"], ["type", "p"], ["press", "ArrowDown"], ["press", "ArrowDown"], ["type", "l"], ["press", "Backspace"],
+      ["press", "Backspace"], ["press", "Backspace"], ["press", "Backspace"], ["type", "ü"], ["type", "b"], ["press", "Backspace"],
+      ["press", "Backspace"], ["type", "t"], ["type", "e"]]
+    let q = ""
+    let opened = false
+    for (const [how, key] of steps) {
+      const before = await page.evaluate(() => window.added)
+      if (how === "type") await page.keyboard.type(key)
+      else await page.keyboard.press(key)
+      if (how === "type") q += key === "@" ? "" : key
+      else if (key === "Backspace") q = q.slice(0, -1)
+      const r = await page.evaluate((q) => compareRows(q), q)
+      assert.deepEqual(r.bad, [], `after ${how} ${key} (query ${JSON.stringify(q)})`)
+      assert.ok(r.n > 0, `query ${JSON.stringify(q)} shows rows`)
+      const added = (await page.evaluate(() => window.added)) - before
+      // the first render builds the window's rows; later ones reuse them (more rows only when more are shown)
+      if (opened && r.n <= 11) assert.ok(added <= Math.max(0, r.n - 11), `${added} option elements added after ${how} ${key} (${r.n} shown)`)
+      opened = true
+    }
+    // scroll: the rows still in view keep their elements, the new ones show their rows
+    await page.keyboard.press("Backspace")
+    await page.keyboard.press("Backspace")
+    q = ""
+    await page.evaluate(() => picker.listbox.querySelectorAll("[role=option]").forEach((o) => (o.tag = o.dataset.ordinal)))
+    for (const top of [6 * 56, 8 * 56, 40 * 56]) {
+      await page.evaluate((top) => { picker.listbox.scrollTop = top }, top)
+      await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))))
+      const r = await page.evaluate((q) => compareRows(q), q)
+      assert.deepEqual(r.bad, [], `scrolled to ${top}`)
+      // the list stays where it was put: moving kept rows must not let scroll anchoring shift it (and render again)
+      assert.equal(await page.evaluate(() => picker.listbox.scrollTop), top)
+      assert.ok(r.ords[0] > 0, `scrolled to ${top}: first row ${r.ords[0]}`)
+      const moved = await page.evaluate(() => [...picker.listbox.querySelectorAll("[role=option]")].filter((o) => o.tag !== undefined && o.tag !== o.dataset.ordinal).length)
+      const kept = await page.evaluate(() => [...picker.listbox.querySelectorAll("[role=option]")].filter((o) => o.tag === o.dataset.ordinal).length)
+      if (top !== 40 * 56) assert.ok(kept >= 5, `${kept} rows kept their element on a scroll of a few rows`)
+      assert.ok(moved + kept <= r.n)
+      await page.evaluate(() => picker.listbox.querySelectorAll("[role=option]").forEach((o) => (o.tag = o.dataset.ordinal)))
+    }
+    // Enter still commits the active row of a reused element
+    await page.keyboard.press("ArrowDown")
+    const id = await ta.getAttribute("aria-activedescendant")
+    const uri = await page.evaluate((id) => {
+      const o = document.getElementById(id)
+      return big.mention("", { limit: picker.limit })[Number(o.dataset.ordinal)].resource?.uri
+    }, id)
+    await page.keyboard.press("Enter")
+    if (uri) assert.equal(await ta.inputValue(), `@${uri} `)
+    assert.deepEqual(page.errors, [])
+    await page.close()
+  })
+
   test("resources the provider cannot accept are marked; accepts is overridable", async () => {
     const page = await openFixture()
     await page.locator("#composer").focus()

@@ -26,7 +26,7 @@ import { displayText } from "./display.js"
 import { caretToken, insertToken, isTextControl, removeToken } from "./mention/caret.js"
 import { ComposerAria, keyAction, moveActive } from "./mention/combobox.js"
 import { adoptDefaultStyles, el } from "./mention/dom.js"
-import { VirtualList } from "./mention/list.js"
+import { VirtualList, rowKey } from "./mention/list.js"
 import { DEFAULT_ACCEPT_IMAGES, defaultAccepts, renderOption } from "./mention/option.js"
 import { rankPrompts } from "./mention/rank.js"
 import { TemplateArgs } from "./mention/template.js"
@@ -243,8 +243,8 @@ export class MentionElement extends HTMLElementBase {
     this.#popup = el("div", "mcp-mention-popup", { id: `${id}-popup` })
     this.#popup.hidden = true
     this.#list = el("div", "mcp-mention-list", { id: `${id}-list`, role: "listbox", "aria-label": "Resources" })
-    this.#view = new VirtualList(this.#list, id, (r) =>
-      renderOption(r, id, { active: this.#view.active, remoteIcons: this.remoteIcons, accepts: this.accepts }))
+    this.#view = new VirtualList(this.#list, id, (r, reuse) =>
+      renderOption(r, id, { active: this.#view.active, remoteIcons: this.remoteIcons, accepts: this.accepts }, reuse))
     this.#footer = el("div", "mcp-mention-footer")
     this.#footer.hidden = true
     this.#args = new TemplateArgs(id, {
@@ -404,10 +404,10 @@ export class MentionElement extends HTMLElementBase {
       total += matches.length
     })
     const v = this.#view
-    const prevKey = !resetActive && v.active >= 0 ? this.#optionKey(v.optionRow(v.active)) : null
+    const prevKey = !resetActive && v.active >= 0 ? rowKey(v.optionRow(v.active)) : null
     v.rows = rows
     v.options = options
-    v.active = prevKey ? options.findIndex((_, k) => this.#optionKey(v.optionRow(k)) === prevKey) : -1
+    v.active = prevKey ? options.findIndex((_, k) => rowKey(v.optionRow(k)) === prevKey) : -1
     this.#show()
     if (resetActive) this.#list.scrollTop = 0
     this.#aria.activeDescendant = v.render(rows.length ? "" : this.#emptyText())
@@ -423,10 +423,6 @@ export class MentionElement extends HTMLElementBase {
     this.#emit("mcp-rendered", { query: q, ms, matches: total, nodes: this.#list.querySelectorAll("[role=option]").length })
   }
 
-  #optionKey(r) {
-    if (!r) return null
-    return `${r.hostIndex}|${r.match.resource?.uri ?? ""}|${r.match.template?.uriTemplate ?? ""}|${r.match.prompt?.name ?? ""}`
-  }
 
   // ---- prompts: listed per host on first "/", again after promptslistchanged or a reconnect ----
 
@@ -505,22 +501,25 @@ export class MentionElement extends HTMLElementBase {
   #renderFooter() {
     const listing = [...this.#progress.values()].filter((p) => p && !p.done)
     const f = this.#footer
-    f.replaceChildren()
     if (!listing.length && !this.#view.rows.length) {
       f.hidden = true
       return
     }
     f.hidden = false
-    const left = el("span")
+    // two spans, kept: a keystroke changes their text, not the elements
+    if (f.childElementCount !== 2) f.replaceChildren(el("span"), el("span"))
+    const [left, right] = f.children
     const n = this.#view.options.length
-    left.textContent = `${n.toLocaleString()} ${n === 1 ? "result" : "results"}`
-    const right = el("span")
+    const count = `${n.toLocaleString()} ${n === 1 ? "result" : "results"}`
+    if (left.textContent !== count) left.textContent = count
+    let text
     if (listing.length) {
       const count = listing.reduce((s, p) => s + (p.resources || 0), 0)
-      right.textContent = `Listing… ${count.toLocaleString()} resources so far`
-      right.className = "mcp-mention-listing"
-    } else right.textContent = this.#token?.trigger === "/" ? "↑↓ move · Enter choose · Esc close" : "↑↓ move · Enter attach · Esc close"
-    f.append(left, right)
+      text = `Listing… ${count.toLocaleString()} resources so far`
+    } else text = this.#token?.trigger === "/" ? "↑↓ move · Enter choose · Esc close" : "↑↓ move · Enter attach · Esc close"
+    if (right.textContent !== text) right.textContent = text
+    const cls = listing.length ? "mcp-mention-listing" : ""
+    if (right.className !== cls) right.className = cls
   }
 
   #announce(total) {

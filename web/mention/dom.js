@@ -8,7 +8,7 @@ const DEFAULT_CSS = `
   display: flex; flex-direction: column;
   border: 1px solid #d0d7de; border-radius: 10px; box-shadow: 0 12px 32px rgba(31,35,40,.16); overflow: hidden;
   font: 14px/1.35 system-ui, -apple-system, "Segoe UI", sans-serif; }
-:where(.mcp-mention-list) { flex: 0 1 auto; min-height: 0; overflow-y: auto; overscroll-behavior: contain; margin: 0; padding: 0; position: relative; }
+:where(.mcp-mention-list) { flex: 0 1 auto; min-height: 0; overflow-y: auto; overscroll-behavior: contain; overflow-anchor: none; margin: 0; padding: 0; position: relative; }
 :where(.mcp-mention-spacer) { pointer-events: none; }
 :where(.mcp-mention-group-header) { box-sizing: border-box; height: var(--mcp-mention-group-height, 30px); display: flex;
   align-items: center; padding: 0 12px; font-size: 12px; font-weight: 600; letter-spacing: .04em; text-transform: uppercase; color: #59636e; }

@@ -20,8 +20,9 @@ const OVERSCAN = 3
 /**
  * A VirtualList renders rows into the role=listbox element list. Rows are
  * {type: "group", hostIndex, label, count} or {type: "option", match, host,
- * hostIndex, pos, size, ordinal}; renderOption(row) builds an option's
- * element (with the id optionId(ordinal)).
+ * hostIndex, pos, size, ordinal}; renderOption(row, reuse) returns an
+ * option's element (with the id optionId(ordinal)): reuse, an element it
+ * returned before (or undefined), updated to show row, or a new one.
  */
 export class VirtualList {
   rows = []
@@ -35,6 +36,9 @@ export class VirtualList {
   #offsets = [0] // #offsets[i] = top of row i; #offsets[rows.length] = total height
   #range = [0, 0]
   #raf = 0
+  #above = el("div", "mcp-mention-spacer", { "aria-hidden": "true" })
+  #below = el("div", "mcp-mention-spacer", { "aria-hidden": "true" })
+  #groups = new Map() // hostIndex → {group, header, key, nodes, keys}: a server's group, its options and their rows' keys
 
   constructor(list, idPrefix, renderOption) {
     this.#list = list
@@ -139,32 +143,90 @@ export class VirtualList {
     }
     if (force || first !== this.#range[0] || last !== this.#range[1]) {
       this.#range = [first, last]
-      const frag = document.createDocumentFragment()
-      const above = el("div", "mcp-mention-spacer", { "aria-hidden": "true" })
-      above.style.height = `${off[first]}px`
-      frag.append(above)
-      let group = null
-      for (let i = first; i < last; i++) {
-        const r = rows[i]
-        if (r.type === "group" || !group || group.dataset.host !== String(r.hostIndex)) {
-          const g = r.type === "group" ? r : rows.find((x) => x.type === "group" && x.hostIndex === r.hostIndex)
-          group = el("div", "mcp-mention-group", { role: "group", "aria-label": g.label, "data-host": String(r.hostIndex) })
-          frag.append(group)
-          if (r.type === "group") {
-            const hd = el("div", "mcp-mention-group-header", { "aria-hidden": "true" })
-            hd.append(Object.assign(el("bdi", "mcp-mention-server"), { textContent: r.label }), ` · ${r.count}`)
-            group.append(hd)
-            continue
-          }
-        }
-        group.append(this.#renderOption(r))
-      }
-      const bottom = el("div", "mcp-mention-spacer", { "aria-hidden": "true" })
-      bottom.style.height = `${off[rows.length] - off[last]}px`
-      frag.append(bottom)
-      this.#list.replaceChildren(frag)
+      this.#renderRows(first, last)
     }
     return this.syncActive()
+  }
+
+  /**
+   * Puts rows [first, last) into the list between the spacers, reusing the
+   * elements of the last render: a group keeps its element, and its options
+   * are rendered into the elements it already has, in order, by renderOption
+   * (which changes only what differs), so a keystroke changes text, not
+   * elements. A scroll, whose window is the last one shifted, first moves
+   * the options that left the view to the side that enters it, so the rows
+   * still in view keep their elements untouched. Rebuilding every row at
+   * every keystroke cost a style resolution and a layout of each new
+   * element and a detach of each old one; moving an element costs the same,
+   * so nothing moves that need not.
+   */
+  #renderRows(first, last) {
+    const rows = this.rows
+    const off = this.#offsets
+    this.#above.style.height = `${off[first]}px`
+    this.#below.style.height = `${off[rows.length] - off[last]}px`
+    const top = [this.#above]
+    for (let i = first; i < last; ) {
+      const r = rows[i]
+      const g = r.type === "group" ? r : rows.find((x) => x.type === "group" && x.hostIndex === r.hostIndex)
+      const gs = this.#group(g)
+      const members = []
+      if (r.type === "group") {
+        members.push(gs.header)
+        i++
+      }
+      const opts = []
+      while (i < last && rows[i].type === "option" && rows[i].hostIndex === g.hostIndex) opts.push(rows[i++])
+      members.push(...this.#fill(gs, opts))
+      reconcile(gs.group, members)
+      top.push(gs.group)
+    }
+    top.push(this.#below)
+    reconcile(this.#list, top)
+  }
+
+  /** Renders opts (option rows of gs's server, in order) into gs's option elements; returns them in order. */
+  #fill(gs, opts) {
+    let nodes = gs.nodes
+    const keys = gs.keys
+    const want = opts.map(rowKey)
+    const m = nodes.length
+    // the window shifted by j rows down (or up): move the j rows that left
+    // to the end (or the start), where the rows entering the view go
+    const j = m && want.length ? keys.indexOf(want[0]) : -1
+    const i = j <= 0 && m && want.length ? want.indexOf(keys[0]) : -1
+    if (j > 0 && aligned(keys, j, want, 0)) {
+      const moved = nodes.slice(0, j)
+      nodes = nodes.slice(j).concat(moved)
+      gs.group.append(...moved)
+    } else if (i > 0 && aligned(want, i, keys, 0)) {
+      const k = Math.min(i, m)
+      const moved = nodes.slice(m - k)
+      nodes = moved.concat(nodes.slice(0, m - k))
+      gs.group.insertBefore(moved.length === 1 ? moved[0] : fragment(moved), nodes[k] ?? null)
+    }
+    const out = opts.map((r, k) => this.#renderOption(r, nodes[k]))
+    gs.nodes = out
+    gs.keys = want
+    return out
+  }
+
+  /** The group element of group row g ({hostIndex, label, count}), its header showing g. */
+  #group(g) {
+    let gs = this.#groups.get(g.hostIndex)
+    if (!gs) {
+      const group = el("div", "mcp-mention-group", { role: "group", "data-host": String(g.hostIndex) })
+      const header = el("div", "mcp-mention-group-header", { "aria-hidden": "true" })
+      gs = { group, header, key: null, nodes: [], keys: [] }
+      this.#groups.set(g.hostIndex, gs)
+    }
+    const key = `${g.label}\u0000${g.count}`
+    if (gs.key !== key) {
+      gs.key = key
+      gs.group.setAttribute("aria-label", g.label)
+      gs.header.replaceChildren(Object.assign(el("bdi", "mcp-mention-server"), { textContent: g.label }), ` · ${g.count}`)
+    }
+    return gs
   }
 
   /**
@@ -196,5 +258,44 @@ export class VirtualList {
     if (!opt) return null
     opt.setAttribute("aria-selected", "true")
     return id
+  }
+}
+
+/**
+ * What a row shows, as a string: its server, its kind and the URI, URI
+ * template or prompt name (a row's highlights may change; it is the same
+ * row).
+ */
+export function rowKey(r) {
+  if (!r) return null
+  const m = r.match
+  return `${r.hostIndex}|${m.resource?.uri ?? ""}|${m.template?.uriTemplate ?? ""}|${m.prompt?.name ?? ""}`
+}
+
+// aligned reports whether a[from:] and b[at:] agree where both have keys:
+// the same rows, shifted.
+function aligned(a, from, b, at) {
+  for (let x = from, y = at; x < a.length && y < b.length; x++, y++) if (a[x] !== b[y]) return false
+  return true
+}
+
+function fragment(nodes) {
+  const f = document.createDocumentFragment()
+  f.append(...nodes)
+  return f
+}
+
+// reconcile makes nodes parent's children, in order, moving only the nodes
+// that are not where they belong and removing the rest.
+function reconcile(parent, nodes) {
+  let cur = parent.firstChild
+  for (const n of nodes) {
+    if (cur === n) cur = cur.nextSibling
+    else parent.insertBefore(n, cur)
+  }
+  while (cur) {
+    const next = cur.nextSibling
+    cur.remove()
+    cur = next
   }
 }

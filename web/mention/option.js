@@ -106,21 +106,47 @@ export function defaultAccepts(descriptor, acceptImages = DEFAULT_ACCEPT_IMAGES)
 }
 
 /**
- * Appends text (a server's string) to parent with ranges wrapped in <mark>;
- * text nodes only, never markup. The ranges index the real string; each piece
- * is shown through displayText.
+ * Sets parent's content to text (a server's string) with ranges wrapped in
+ * <mark>, after prefix (a string of ours, shown as it is); text nodes only,
+ * never markup. The ranges index the real string; each piece is shown
+ * through displayText. What parent already holds is reused piece by piece
+ * (a text node's data, a mark's text), so a keystroke that moves a
+ * highlight changes characters, not elements.
  */
-export function appendHighlighted(parent, text, ranges, opts) {
+export function setHighlighted(parent, text, ranges, prefix = "") {
   text = String(text ?? "")
+  let node = parent.firstChild
+  const put = (mark, s) => {
+    if (node && (mark ? node.nodeName === "MARK" : node.nodeType === Node.TEXT_NODE)) {
+      if (mark) {
+        if (node.textContent !== s) node.textContent = s
+      } else if (node.data !== s) node.data = s
+      node = node.nextSibling
+      return
+    }
+    let n
+    if (mark) {
+      n = document.createElement("mark")
+      n.textContent = s
+    } else n = document.createTextNode(s)
+    parent.insertBefore(n, node)
+  }
   let at = 0
+  let pending = prefix
   for (const [s, e] of normalizeRanges(ranges, text.length)) {
-    if (s > at) parent.append(displayText(text.slice(at, s), opts))
-    const m = document.createElement("mark")
-    m.textContent = displayText(text.slice(s, e), opts)
-    parent.append(m)
+    if (s > at) pending += displayText(text.slice(at, s))
+    if (pending) put(false, pending)
+    pending = ""
+    put(true, displayText(text.slice(s, e)))
     at = e
   }
-  if (at < text.length) parent.append(displayText(text.slice(at), opts))
+  if (at < text.length) pending += displayText(text.slice(at))
+  if (pending) put(false, pending)
+  while (node) {
+    const next = node.nextSibling
+    node.remove()
+    node = next
+  }
 }
 
 function mimeBadge(mt) {
@@ -140,64 +166,159 @@ function glyphFor(d, isTemplate) {
   return "BIN"
 }
 
+// What each option element built here shows: its kind ("resource" or
+// "prompt"), its parts, and a key per part, so that rendering another row
+// into it (the picker reuses its rows from keystroke to keystroke) touches
+// only the parts that differ. A new element costs the browser a style
+// resolution and a layout of everything in it; a changed text node, a
+// layout of its line.
+const shown = new WeakMap()
+
+function sync(e, name, value) {
+  if (e.getAttribute(name) !== value) e.setAttribute(name, value)
+}
+
 /**
- * The role=option element of row r ({match, host, ordinal, pos, size}) with
- * the id idPrefix-opt-ordinal. ctx: { active (ordinal), remoteIcons,
- * accepts(descriptor, {template, host}) }.
+ * The option element for row r: reuse when it is an option built here of
+ * the same kind, else a new one; its class and ARIA attributes set. Returns
+ * its parts ({opt, icon, title, sub, uri, desc, meta, keys}).
  */
-export function renderOption(r, idPrefix, ctx) {
-  const { match } = r
-  if (match.prompt) return renderPromptOption(r, idPrefix, ctx)
-  const isTemplate = !match.resource && !!match.template
-  const d = match.resource || match.template || {}
-  const hl = match.highlights || {}
-  const opt = el("div", "mcp-mention-option", {
-    role: "option",
-    id: `${idPrefix}-opt-${r.ordinal}`,
-    "aria-selected": String(ctx.active === r.ordinal),
-    "aria-setsize": String(r.size),
-    "aria-posinset": String(r.pos),
-    "data-ordinal": String(r.ordinal),
-  })
-  if (isTemplate) opt.classList.add("is-template")
-  const icon = el("span", "mcp-mention-icon", { "aria-hidden": "true" })
-  const src = (Array.isArray(d.icons) ? d.icons : []).map((i) => safeIconSrc(i?.src, { remote: ctx.remoteIcons })).find(Boolean)
+function optionShell(reuse, kind, r, idPrefix, ctx, cls) {
+  let s = reuse ? shown.get(reuse) : undefined
+  if (!s || s.kind !== kind) {
+    const opt = el("div", cls, { role: "option" })
+    const icon = el("span", "mcp-mention-icon", { "aria-hidden": "true" })
+    const title = el("span", "mcp-mention-title", { dir: "auto" })
+    const sub = el("span", "mcp-mention-sub")
+    const uri = el("span", kind === "prompt" ? "mcp-mention-uri mcp-mention-prompt-name" : "mcp-mention-uri", { dir: "ltr" })
+    sub.append(uri)
+    const meta = el("span", "mcp-mention-meta")
+    opt.append(icon, title, meta, sub)
+    s = { kind, opt, icon, title, sub, uri, desc: null, meta, keys: {} }
+    shown.set(opt, s)
+  }
+  const { opt } = s
+  if (opt.className !== cls) opt.className = cls
+  sync(opt, "id", `${idPrefix}-opt-${r.ordinal}`)
+  sync(opt, "aria-selected", String(ctx.active === r.ordinal))
+  sync(opt, "aria-setsize", String(r.size))
+  sync(opt, "aria-posinset", String(r.pos))
+  sync(opt, "data-ordinal", String(r.ordinal))
+  return s
+}
+
+// key is what a part shows: the part is rebuilt only when it changed.
+function changed(s, part, key) {
+  if (s.keys[part] === key) return false
+  s.keys[part] = key
+  return true
+}
+
+function rangesKey(ranges) {
+  return Array.isArray(ranges) && ranges.length ? JSON.stringify(ranges) : ""
+}
+
+/** The icon: the first safe image of icons, else glyph. */
+function setIcon(s, icons, glyph, ctx) {
+  const src = (Array.isArray(icons) ? icons : []).map((i) => safeIconSrc(i?.src, { remote: ctx.remoteIcons })).find(Boolean)
+  if (!changed(s, "icon", src ? `\u0001${src}` : glyph)) return
   if (src) {
     const img = el("img", "", { alt: "", referrerpolicy: "no-referrer", loading: "lazy", width: "24", height: "24" })
     img.src = src
-    icon.append(img)
-  } else icon.textContent = glyphFor(d, isTemplate)
-  // each server string in its own isolated span: a right-to-left name cannot reorder the row
-  const title = el("span", "mcp-mention-title", { dir: "auto" })
-  if (d.title) appendHighlighted(title, d.title, hl.title)
-  else appendHighlighted(title, d.name, hl.name)
-  const sub = el("span", "mcp-mention-sub")
-  const uri = el("span", "mcp-mention-uri", { dir: "ltr" })
-  appendHighlighted(uri, isTemplate ? d.uriTemplate : d.uri, hl.uri)
-  sub.append(uri)
-  appendDescription(sub, d.description, hl.description)
-  const meta = el("span", "mcp-mention-meta")
-  if (isTemplate) meta.append(Object.assign(el("span", "mcp-mention-badge is-template"), { textContent: "template" }))
+    s.icon.replaceChildren(img)
+  } else s.icon.textContent = glyph
+}
+
+/** The title line: title (else name), highlighted. */
+function setTitle(s, title, name, hl) {
+  const [text, ranges] = title ? [title, hl.title] : [name, hl.name]
+  if (changed(s, "title", `${title ? "t" : "n"}\u0000${text}\u0000${rangesKey(ranges)}`)) setHighlighted(s.title, text, ranges)
+}
+
+/** The second line: the URI (or /name after prefix), then " · description" when there is one. */
+function setSub(s, uriText, uriRanges, description, descRanges, prefix = "") {
+  if (changed(s, "uri", `${uriText}\u0000${rangesKey(uriRanges)}`)) setHighlighted(s.uri, uriText, uriRanges, prefix)
+  if (!changed(s, "desc", description ? `${description}\u0000${rangesKey(descRanges)}` : "")) return
+  if (!description) {
+    while (s.uri.nextSibling) s.uri.nextSibling.remove()
+    return
+  }
+  if (!s.desc) s.desc = el("span", "mcp-mention-desc", { dir: "auto" })
+  if (s.uri.nextSibling !== null && s.uri.nextSibling.nextSibling === s.desc) {
+    // " · " and the description are in place
+  } else {
+    while (s.uri.nextSibling) s.uri.nextSibling.remove()
+    s.sub.append(" · ", s.desc)
+  }
+  setHighlighted(s.desc, description, descRanges)
+}
+
+/**
+ * The badges after the title: specs [{cls, text, title?, dir?}], each a
+ * span; an existing span of the same class is reused.
+ */
+function setBadges(s, specs) {
+  if (!changed(s, "meta", JSON.stringify(specs))) return
+  const meta = s.meta
+  let node = meta.firstElementChild
+  for (const b of specs) {
+    let span = node
+    if (span && span.className === b.cls) node = node.nextElementSibling
+    else {
+      span = el("span", b.cls)
+      meta.insertBefore(span, node)
+    }
+    if (span.textContent !== b.text) span.textContent = b.text
+    if (b.title) sync(span, "title", b.title)
+    else span.removeAttribute("title")
+    if (b.dir) sync(span, "dir", b.dir)
+    else span.removeAttribute("dir")
+  }
+  while (node) {
+    const next = node.nextElementSibling
+    node.remove()
+    node = next
+  }
+}
+
+/**
+ * The role=option element of row r ({match, host, ordinal, pos, size}) with
+ * the id idPrefix-opt-ordinal. ctx: { active (ordinal), remoteIcons,
+ * accepts(descriptor, {template, host}) }. With reuse, an option element
+ * this function returned before, that element is updated to show r (only
+ * the parts that differ change) and returned; otherwise the element is new.
+ */
+export function renderOption(r, idPrefix, ctx, reuse) {
+  const { match } = r
+  if (match.prompt) return renderPromptOption(r, idPrefix, ctx, reuse)
+  const isTemplate = !match.resource && !!match.template
+  const d = match.resource || match.template || {}
+  const hl = match.highlights || {}
+  const badges = []
+  if (isTemplate) badges.push({ cls: "mcp-mention-badge is-template", text: "template" })
   const mb = mimeBadge(d.mimeType)
-  if (mb) meta.append(Object.assign(el("span", "mcp-mention-badge mcp-mention-mime", { dir: "ltr" }), { textContent: displayText(mb) }))
+  if (mb) badges.push({ cls: "mcp-mention-badge mcp-mention-mime", text: displayText(mb), dir: "ltr" })
   if (!isTemplate && typeof d.size === "number") {
     const tokens = typeof match.tokens === "number" ? ` · ≈${formatTokens(match.tokens)} tokens` : ""
-    meta.append(Object.assign(el("span", "mcp-mention-size"), { textContent: formatBytes(d.size) + tokens }))
+    badges.push({ cls: "mcp-mention-size", text: formatBytes(d.size) + tokens })
   }
+  let cls = isTemplate ? "mcp-mention-option is-template" : "mcp-mention-option"
   // What the host will hold back from the model (mention()'s withheld):
   // shown before the entry is chosen.
   if (match.mcpApp || match.withheld === "mcp_app") {
-    opt.classList.add("is-app")
-    const b = el("span", "mcp-mention-badge is-app")
-    b.textContent = "MCP App (UI)"
-    b.title = "An interactive view for the page to render; not sent to the model"
-    meta.append(b)
+    cls += " is-app"
+    badges.push({
+      cls: "mcp-mention-badge is-app",
+      text: "MCP App (UI)",
+      title: "An interactive view for the page to render; not sent to the model",
+    })
   } else if (match.withheld === "too_large") {
-    opt.classList.add("is-withheld")
-    const b = el("span", "mcp-mention-badge is-withheld")
-    b.textContent = "too large for the model"
-    b.title = `About ${typeof match.tokens === "number" ? formatTokens(match.tokens) : "too many"} tokens, over this host's maxModelTokens: attached but not sent to the model unless the page includes it (host.include)`
-    meta.append(b)
+    cls += " is-withheld"
+    badges.push({
+      cls: "mcp-mention-badge is-withheld",
+      text: "too large for the model",
+      title: `About ${typeof match.tokens === "number" ? formatTokens(match.tokens) : "too many"} tokens, over this host's maxModelTokens: attached but not sent to the model unless the page includes it (host.include)`,
+    })
   }
   let verdict = true
   try {
@@ -206,67 +327,45 @@ export function renderOption(r, idPrefix, ctx) {
     verdict = true
   }
   if (verdict !== true) {
-    opt.classList.add("is-unsupported")
-    const b = el("span", "mcp-mention-badge is-unsupported")
-    b.textContent = "not sent to model"
-    b.title = typeof verdict === "string" ? displayText(verdict) : "The model provider cannot accept this type"
-    meta.append(b)
+    cls += " is-unsupported"
+    badges.push({
+      cls: "mcp-mention-badge is-unsupported",
+      text: "not sent to model",
+      title: typeof verdict === "string" ? displayText(verdict) : "The model provider cannot accept this type",
+    })
   }
-  opt.append(icon, title, meta, sub)
-  return opt
+  const s = optionShell(reuse, "resource", r, idPrefix, ctx, cls)
+  // each server string in its own isolated span: a right-to-left name cannot reorder the row
+  setIcon(s, d.icons, glyphFor(d, isTemplate), ctx)
+  setTitle(s, d.title, d.name, hl)
+  setSub(s, isTemplate ? d.uriTemplate : d.uri, hl.uri, d.description, hl.description)
+  setBadges(s, badges)
+  return s.opt
 }
 
 /**
  * The role=option element of a prompt row r ({match: {prompt, highlights},
  * host, ordinal, pos, size}): its title (else name), "/name", its
  * description, a "prompt" badge and how many arguments it asks for. Icons
- * as for resources: data: images unless remoteIcons.
+ * as for resources: data: images unless remoteIcons. reuse as for
+ * renderOption.
  */
-export function renderPromptOption(r, idPrefix, ctx) {
+export function renderPromptOption(r, idPrefix, ctx, reuse) {
   const p = r.match.prompt
   const hl = r.match.highlights || {}
-  const opt = el("div", "mcp-mention-option is-prompt", {
-    role: "option",
-    id: `${idPrefix}-opt-${r.ordinal}`,
-    "aria-selected": String(ctx.active === r.ordinal),
-    "aria-setsize": String(r.size),
-    "aria-posinset": String(r.pos),
-    "data-ordinal": String(r.ordinal),
-  })
-  const icon = el("span", "mcp-mention-icon", { "aria-hidden": "true" })
-  const src = (Array.isArray(p.icons) ? p.icons : []).map((i) => safeIconSrc(i?.src, { remote: ctx.remoteIcons })).find(Boolean)
-  if (src) {
-    const img = el("img", "", { alt: "", referrerpolicy: "no-referrer", loading: "lazy", width: "24", height: "24" })
-    img.src = src
-    icon.append(img)
-  } else icon.textContent = "/"
-  const title = el("span", "mcp-mention-title", { dir: "auto" })
-  if (p.title) appendHighlighted(title, p.title, hl.title)
-  else appendHighlighted(title, p.name, hl.name)
-  const sub = el("span", "mcp-mention-sub")
-  const name = el("span", "mcp-mention-uri mcp-mention-prompt-name", { dir: "ltr" })
-  name.append("/")
-  appendHighlighted(name, p.name, hl.name)
-  sub.append(name)
-  appendDescription(sub, p.description, hl.description)
-  const meta = el("span", "mcp-mention-meta")
-  meta.append(Object.assign(el("span", "mcp-mention-badge is-prompt"), { textContent: "prompt" }))
+  const badges = [{ cls: "mcp-mention-badge is-prompt", text: "prompt" }]
   const args = Array.isArray(p.arguments) ? p.arguments : []
   if (args.length) {
     const req = args.filter((a) => a?.required).length
-    const b = el("span", "mcp-mention-size")
-    b.textContent = `${args.length} ${args.length === 1 ? "argument" : "arguments"}${req && req < args.length ? `, ${req} required` : ""}`
-    meta.append(b)
+    badges.push({
+      cls: "mcp-mention-size",
+      text: `${args.length} ${args.length === 1 ? "argument" : "arguments"}${req && req < args.length ? `, ${req} required` : ""}`,
+    })
   }
-  opt.append(icon, title, meta, sub)
-  return opt
-}
-
-// appendDescription adds " · description" (highlighted, direction of its own) to a row's second line.
-function appendDescription(sub, text, ranges) {
-  if (!text) return
-  sub.append(" · ")
-  const desc = el("span", "mcp-mention-desc", { dir: "auto" })
-  appendHighlighted(desc, text, ranges)
-  sub.append(desc)
+  const s = optionShell(reuse, "prompt", r, idPrefix, ctx, "mcp-mention-option is-prompt")
+  setIcon(s, p.icons, "/", ctx)
+  setTitle(s, p.title, p.name, hl)
+  setSub(s, p.name, hl.name, p.description, hl.description, "/")
+  setBadges(s, badges)
+  return s.opt
 }
