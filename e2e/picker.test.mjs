@@ -455,6 +455,16 @@ describe("mcp-mention", () => {
       assert.ok(moved + kept <= r.n)
       await page.evaluate(() => picker.listbox.querySelectorAll("[role=option]").forEach((o) => (o.tag = o.dataset.ordinal)))
     }
+    // a keystroke in a scrolled list shows the new matches from the top
+    await page.keyboard.type("d")
+    let r = await page.evaluate(() => compareRows("d"))
+    assert.deepEqual(r.bad, [])
+    assert.equal(r.ords[0], 0)
+    assert.equal(await page.evaluate(() => picker.listbox.scrollTop), 0)
+    await page.keyboard.press("Backspace")
+    r = await page.evaluate(() => compareRows(""))
+    assert.deepEqual(r.bad, [])
+    assert.equal(r.ords[0], 0)
     // Enter still commits the active row of a reused element
     await page.keyboard.press("ArrowDown")
     const id = await ta.getAttribute("aria-activedescendant")
@@ -719,11 +729,12 @@ describe("mcp-mention", () => {
   test("placement: the popup opens below the composer when there is room, above it near the viewport's bottom, and follows it while typing", async () => {
     const page = await openFixture()
     await page.setViewportSize({ width: 1000, height: 1000 })
-    const place = () => page.evaluate(() => {
+    // read in the next animation frame, where the picker checks its place before the frame is drawn
+    const place = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => {
       const c = document.querySelector("#composer").getBoundingClientRect()
       const p = document.querySelector(".mcp-mention-popup").getBoundingClientRect()
-      return { cTop: c.top, cBottom: c.bottom, cLeft: c.left, cWidth: c.width, pTop: p.top, pBottom: p.bottom, pLeft: p.left, pWidth: p.width, vh: document.documentElement.clientHeight }
-    })
+      resolve({ cTop: c.top, cBottom: c.bottom, cLeft: c.left, cWidth: c.width, pTop: p.top, pBottom: p.bottom, pLeft: p.left, pWidth: p.width, vh: document.documentElement.clientHeight })
+    })))
     // composer top at 40 + h1 + label + 320 margin: more room below than above
     await page.locator("#composer").focus()
     await page.keyboard.type("@o")

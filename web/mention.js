@@ -47,6 +47,19 @@ const DEFAULT_TRIGGERS = "@ /"
 const HTMLElementBase = globalThis.HTMLElement || class {}
 let uid = 0
 
+// One formatter for the footer's counts: toLocaleString() builds a number
+// format for every call, a tenth of a millisecond a keystroke.
+const countFormat = typeof Intl !== "undefined" ? new Intl.NumberFormat() : null
+function formatCount(n) {
+  return countFormat ? countFormat.format(n) : String(n)
+}
+
+// sameGeo reports whether two #measure results place the popup alike.
+function sameGeo(a, b) {
+  if (!a || !b) return a === b
+  return a.vw === b.vw && a.vh === b.vh && a.r.top === b.r.top && a.r.bottom === b.r.bottom && a.r.left === b.r.left && a.r.width === b.r.width
+}
+
 function serverLabel(host, i) {
   const info = host?.serverInfo || {}
   return info.title || info.name || `Server ${i + 1}`
@@ -96,6 +109,8 @@ export class MentionElement extends HTMLElementBase {
   #hostListeners = new Map() // host -> the listener added for HOST_EVENTS while connected
   #announceTimer = 0
   #refreshRaf = 0
+  #placeRaf = 0 // the frame that checks the popup's place (#checkPlace)
+  #geo = null // the anchor's box when last measured (#measure)
   #ac = null // AbortController of the element's listeners on the composer, the popup and window
 
   constructor() {
@@ -217,6 +232,8 @@ export class MentionElement extends HTMLElementBase {
     this.#unlistenHosts()
     cancelAnimationFrame(this.#refreshRaf)
     this.#refreshRaf = 0
+    cancelAnimationFrame(this.#placeRaf)
+    this.#placeRaf = 0
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
@@ -382,11 +399,15 @@ export class MentionElement extends HTMLElementBase {
       this.#hide() // no server offers prompts: "/" is only a character
       return
     }
-    // The anchor's box is read before anything below changes the DOM. Read
-    // after the list was rebuilt (as it was), it made the browser lay the
-    // new list out inside the keystroke, and the popup's new position then
-    // cost a second style and layout pass before the frame.
-    const geo = this.#measure()
+    // The anchor's box: measured when the list opens, before anything
+    // below changes the DOM (read after the list was rebuilt, it made the
+    // browser lay the new list out inside the keystroke, and the popup's new
+    // position then cost a second style and layout pass). While the list is
+    // open a keystroke places it by the box measured last and checks the box
+    // in the next animation frame, before that frame is drawn: measuring
+    // here would lay out the composer's new text inside the keystroke, a
+    // layout pass of its own, and the frame's layout is needed anyway.
+    const geo = this.open && this.#geo ? this.#geo : this.#measure()
     this.#list.setAttribute("aria-label", prompts ? "Prompts" : "Resources")
     this.#hosts.forEach((host, hostIndex) => {
       let matches = []
@@ -409,10 +430,10 @@ export class MentionElement extends HTMLElementBase {
     v.options = options
     v.active = prevKey ? options.findIndex((_, k) => rowKey(v.optionRow(k)) === prevKey) : -1
     this.#show()
-    if (resetActive) this.#list.scrollTop = 0
-    this.#aria.activeDescendant = v.render(rows.length ? "" : this.#emptyText())
+    this.#aria.activeDescendant = v.render(rows.length ? "" : this.#emptyText(), resetActive)
     this.#renderFooter()
     this.#place(geo)
+    this.#checkPlace()
     this.#announce(total)
     const ms = performance.now() - this.#inputStamp
     try {
@@ -510,12 +531,12 @@ export class MentionElement extends HTMLElementBase {
     if (f.childElementCount !== 2) f.replaceChildren(el("span"), el("span"))
     const [left, right] = f.children
     const n = this.#view.options.length
-    const count = `${n.toLocaleString()} ${n === 1 ? "result" : "results"}`
+    const count = `${formatCount(n)} ${n === 1 ? "result" : "results"}`
     if (left.textContent !== count) left.textContent = count
     let text
     if (listing.length) {
       const count = listing.reduce((s, p) => s + (p.resources || 0), 0)
-      text = `Listing… ${count.toLocaleString()} resources so far`
+      text = `Listing… ${formatCount(count)} resources so far`
     } else text = this.#token?.trigger === "/" ? "↑↓ move · Enter choose · Esc close" : "↑↓ move · Enter attach · Esc close"
     if (right.textContent !== text) right.textContent = text
     const cls = listing.length ? "mcp-mention-listing" : ""
@@ -560,13 +581,27 @@ export class MentionElement extends HTMLElementBase {
     this.#place(this.#measure())
   }
 
-  /** The anchor's box and the viewport's size, or null without a composer. */
+  /** The anchor's box and the viewport's size (kept as the last measured), or null without a composer. */
   #measure() {
     const t = this.#input
-    if (!t) return null
+    if (!t) return (this.#geo = null)
     const anchorId = this.getAttribute("anchor")
     const anchor = (anchorId && (this.getRootNode?.() || document).getElementById?.(anchorId)) || t
-    return { r: anchor.getBoundingClientRect(), vw: document.documentElement.clientWidth, vh: document.documentElement.clientHeight }
+    const r = anchor.getBoundingClientRect()
+    const { clientWidth: vw, clientHeight: vh } = document.documentElement
+    return (this.#geo = { r: { top: r.top, bottom: r.bottom, left: r.left, width: r.width }, vw, vh })
+  }
+
+  /** In the next animation frame: measures the anchor again and moves the popup if it moved. */
+  #checkPlace() {
+    if (this.#placeRaf) return
+    this.#placeRaf = requestAnimationFrame(() => {
+      this.#placeRaf = 0
+      if (!this.open) return
+      const was = this.#geo
+      const geo = this.#measure()
+      if (!sameGeo(was, geo)) this.#place(geo)
+    })
   }
 
   /** Places the open popup by geo (#measure) next to its anchor. */

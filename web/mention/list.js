@@ -36,6 +36,8 @@ export class VirtualList {
   #offsets = [0] // #offsets[i] = top of row i; #offsets[rows.length] = total height
   #range = [0, 0]
   #raf = 0
+  #top = NaN // the list's scrollTop as last read or set; NaN: unknown (it scrolled since)
+  #measured = false // row heights read since the list opened
   #above = el("div", "mcp-mention-spacer", { "aria-hidden": "true" })
   #below = el("div", "mcp-mention-spacer", { "aria-hidden": "true" })
   #groups = new Map() // hostIndex → {group, header, key, nodes, keys}: a server's group, its options and their rows' keys
@@ -65,6 +67,8 @@ export class VirtualList {
   clear() {
     cancelAnimationFrame(this.#raf)
     this.#raf = 0
+    this.#top = NaN
+    this.#measured = false
     this.#list.replaceChildren()
     this.rows = []
     this.options = []
@@ -72,10 +76,18 @@ export class VirtualList {
   }
 
   /**
-   * Renders rows from the top; with no rows, one disabled option saying
-   * emptyText (the id idPrefix-none). Returns the active option's id or null.
+   * Renders rows (from the top with reset, else where the list is
+   * scrolled); with no rows, one disabled option saying emptyText (the id
+   * idPrefix-none). Returns the active option's id or null.
+   *
+   * A keystroke (reset) reads nothing of the page's layout: the scroll
+   * position is known (0, or set to 0 when it was not), the view's height is
+   * at most the height set here, and the row heights were read when the list
+   * opened. A read would make the browser lay out, inside the keystroke,
+   * what the keystroke changed so far (the composer's text), a layout pass
+   * of its own before the frame's.
    */
-  render(emptyText) {
+  render(emptyText, reset = false) {
     this.#list.hidden = false
     if (!this.rows.length) {
       const none = el("div", "mcp-mention-empty", { role: "option", "aria-disabled": "true", id: `${this.#idPrefix}-none` })
@@ -85,16 +97,24 @@ export class VirtualList {
       this.#range = [0, 0]
       return null
     }
-    this.#measure()
+    if (!this.#measured) {
+      this.#measure()
+      this.#measured = true
+    }
     const off = (this.#offsets = new Array(this.rows.length + 1))
     off[0] = 0
     this.rows.forEach((r, i) => (off[i + 1] = off[i] + (r.type === "group" ? this.#groupHeight : this.#rowHeight)))
-    this.#list.style.height = `${off[Math.min(this.rows.length, 7)]}px`
-    return this.renderWindow(true)
+    const height = off[Math.min(this.rows.length, 7)]
+    this.#list.style.height = `${height}px`
+    if (!reset) return this.renderWindow(true)
+    if (this.#top !== 0) this.#list.scrollTop = 0
+    this.#top = 0
+    return this.renderWindow(true, 0, height)
   }
 
   /** On scroll: renders the rows now in view, once per frame (cb gets the active id). */
   scrolled(cb) {
+    this.#top = NaN
     if (this.#raf) return
     this.#raf = requestAnimationFrame(() => {
       this.#raf = 0
@@ -125,13 +145,16 @@ export class VirtualList {
     return Math.max(0, lo)
   }
 
-  /** Renders only the rows in view (plus overscan); returns the active option's id or null. */
-  renderWindow(force = false) {
+  /**
+   * Renders only the rows in view (plus overscan); returns the active
+   * option's id or null. top and view (the scroll position and the view's
+   * height) are read from the list unless given.
+   */
+  renderWindow(force = false, top = this.#list.scrollTop, view = this.#list.clientHeight || 7 * this.#rowHeight) {
+    this.#top = top
     const rows = this.rows
     if (!rows.length) return null
     const off = this.#offsets
-    const top = this.#list.scrollTop
-    const view = this.#list.clientHeight || 7 * this.#rowHeight
     const first = Math.max(0, this.#rowAt(top) - OVERSCAN)
     let last = Math.min(rows.length, this.#rowAt(top + view) + 1 + OVERSCAN)
     let count = 0
