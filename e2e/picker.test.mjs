@@ -441,7 +441,7 @@ describe("mcp-mention", () => {
     await page.keyboard.press("Backspace")
     q = ""
     await page.evaluate(() => picker.listbox.querySelectorAll("[role=option]").forEach((o) => (o.tag = o.dataset.ordinal)))
-    for (const top of [6 * 56, 8 * 56, 40 * 56]) {
+    for (const top of [6 * 56, 8 * 56, 40 * 56, 37 * 56]) { // down a few rows, a jump, up a few
       await page.evaluate((top) => { picker.listbox.scrollTop = top }, top)
       await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))))
       const r = await page.evaluate((q) => compareRows(q), q)

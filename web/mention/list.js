@@ -222,11 +222,10 @@ export class VirtualList {
       const moved = nodes.slice(0, j)
       nodes = nodes.slice(j).concat(moved)
       gs.group.append(...moved)
-    } else if (i > 0 && aligned(want, i, keys, 0)) {
-      const k = Math.min(i, m)
-      const moved = nodes.slice(m - k)
-      nodes = moved.concat(nodes.slice(0, m - k))
-      gs.group.insertBefore(moved.length === 1 ? moved[0] : fragment(moved), nodes[k] ?? null)
+    } else if (i > 0 && i < m && aligned(want, i, keys, 0)) {
+      const moved = nodes.slice(m - i)
+      nodes = moved.concat(nodes.slice(0, m - i))
+      gs.group.insertBefore(moved.length === 1 ? moved[0] : fragment(moved), nodes[i])
     }
     const out = opts.map((r, k) => this.#renderOption(r, nodes[k]))
     gs.nodes = out
