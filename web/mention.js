@@ -444,7 +444,6 @@ export class MentionElement extends HTMLElementBase {
     this.#emit("mcp-rendered", { query: q, ms, matches: total, nodes: this.#list.querySelectorAll("[role=option]").length })
   }
 
-
   // ---- prompts: listed per host on first "/", again after promptslistchanged or a reconnect ----
 
   /** The host's prompts ranked for q (./mention/rank.js); starts listing them on first use. */
@@ -535,8 +534,8 @@ export class MentionElement extends HTMLElementBase {
     if (left.textContent !== count) left.textContent = count
     let text
     if (listing.length) {
-      const count = listing.reduce((s, p) => s + (p.resources || 0), 0)
-      text = `Listing… ${formatCount(count)} resources so far`
+      const resources = listing.reduce((s, p) => s + (p.resources || 0), 0)
+      text = `Listing… ${formatCount(resources)} resources so far`
     } else text = this.#token?.trigger === "/" ? "↑↓ move · Enter choose · Esc close" : "↑↓ move · Enter attach · Esc close"
     if (right.textContent !== text) right.textContent = text
     const cls = listing.length ? "mcp-mention-listing" : ""
