@@ -185,6 +185,38 @@ async function loadJs() { return import("/bench/dist/jsstack.js"); }
 // process, so no compiled module is shared) with the HTTP cache disabled, and
 // the peer sends Cache-Control: no-store; the wasm's resource entry is checked
 // to have come over the wire.
+// listFrames(wsUrl): the answers to every resources/list page of the peer, as
+// the frames' text, read over a WebSocket of the page's own: initialize,
+// notifications/initialized, then each page by the cursor of the last
+// (bench/golist's early start).
+function listFrames(wsUrl) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(wsUrl, ["mcp"]);
+    const frames = [];
+    let id = 0;
+    const send = (method, params, note) => ws.send(JSON.stringify({ jsonrpc: "2.0", ...(note ? {} : { id: ++id }), method, ...(params ? { params } : {}) }));
+    const timer = setTimeout(() => { ws.close(); reject(new Error("golist: no listing in 15 s")); }, 15000);
+    ws.onopen = () => send("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "golist", version: "0" } });
+    ws.onerror = () => { clearTimeout(timer); reject(new Error("golist: the socket failed")); };
+    ws.onmessage = (e) => {
+      if (id === 1) {
+        send("notifications/initialized", undefined, true);
+        send("resources/list");
+        return;
+      }
+      frames.push(e.data);
+      // the cursor's place: first in the result (the bench peer's sorted
+      // keys) or last (the SDKs' order)
+      const m = /"result":\{"nextCursor":("(?:[^"\\]|\\.)*")/.exec(e.data.slice(0, 512)) ||
+        /"nextCursor":("(?:[^"\\]|\\.)*")\}\}$/.exec(e.data.slice(-512));
+      if (m) return send("resources/list", { cursor: JSON.parse(m[1]) });
+      clearTimeout(timer);
+      ws.close();
+      resolve(frames);
+    };
+  });
+}
+
 async function startup() {
   const stack = params.get("stack");
   const n = num("n", 1000), page = num("page", 100);
@@ -241,6 +273,30 @@ async function startup() {
     count = pong === "pong" ? 1 : 0;
     const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/gofloor.wasm"));
     parts = { import: tImport - t0, compileInstantiate: tInst - tImport, goRun: goRunTimes.end - goRunTimes.start, goRunCall: tRun - tInst,
+      moduleBytes: wasm ? wasm.decodedBodySize : NaN, cold: !!wasm && wasm.transferSize > 0 };
+  } else if (stack === "golist") {
+    // The floor of the whole task in Go (bench/golist): the page lists the
+    // pages over its own WebSocket while the module loads (as mcphost.js's
+    // early start does), and Go only decodes them into a slice once it runs.
+    await import("/web/wasm_exec.js");
+    const tImport = performance.now();
+    const frames = listFrames(url(n, page));
+    frames.catch(() => {});
+    const go = new globalThis.Go();
+    const resp = await fetch("/bench/dist/golist.wasm");
+    if (!resp.ok) throw new Error(`golist.wasm: ${resp.status} (scripts/bench-browser.sh builds it)`);
+    const mod = await WebAssembly.compileStreaming(resp);
+    const inst = await WebAssembly.instantiate(mod, go.importObject);
+    const tInst = performance.now();
+    go.run(inst);
+    const got = await frames;
+    const tFrames = performance.now();
+    count = globalThis.__golist(got);
+    t1 = performance.now();
+    if (typeof count !== "number") throw new Error("golist: " + count);
+    const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/golist.wasm"));
+    parts = { import: tImport - t0, instantiated: tInst - t0, goRun: goRunTimes.end - goRunTimes.start,
+      framesWait: tFrames - goRunTimes.end, decode: t1 - tFrames, afterInstantiated: t1 - tInst,
       moduleBytes: wasm ? wasm.decodedBodySize : NaN, cold: !!wasm && wasm.transferSize > 0 };
   } else {
     const js = await loadJs();

@@ -242,9 +242,9 @@ async function round(r) {
       }
     }
   };
-  const startup = { mcphost: [], js: [], gofloor: [] };
+  const startup = { mcphost: [], js: [], gofloor: [], golist: [] };
   for (let i = 0; i < (config.mainOnly ? 0 : config.startupTrials); i++) {
-    for (const stack of (r + i) % 2 ? ["js", "mcphost", "gofloor"] : ["gofloor", "mcphost", "js"]) {
+    for (const stack of (r + i) % 2 ? ["js", "mcphost", "gofloor", "golist"] : ["golist", "gofloor", "mcphost", "js"]) {
       const want = stack === "gofloor" ? 1 : 1000;
       const res = await attempt(`suite=startup&stack=${stack}&n=1000&page=100`, { cold: true },
         (x) => (x.count !== want ? (stack === "gofloor" ? "startup gofloor: its export did not answer" : `startup ${stack}: listed ${x.count}, want 1000`) : ""));
@@ -415,6 +415,24 @@ function rowsOf(R) {
     // Go runtime's floor, over the JS stack's whole startup.
     fig.instantiated = median(R.startup.mcphost.map((t) => t.parts.at.instantiated));
     v.startupFloor = (fig.instantiated + fig.goFloor) / fig.startJ;
+    // The whole task in Go and nothing else (bench/golist: the pages listed
+    // by the page's own socket while the module loads, then decoded by Go
+    // into a slice): its own import → listed over the JS stack's, and what it
+    // took after its instantiation (go.run, the frames, the decode) added to
+    // mcphost's instantiation: what a Go implementation with mcphost's module
+    // could reach at best if it did nothing but list.
+    const gl = R.startup.golist || [];
+    if (gl.length) {
+      fig.goList = median(gl.map((t) => t.ms));
+      fig.goListAfter = median(gl.map((t) => t.parts.afterInstantiated));
+      fig.goListRun = median(gl.map((t) => t.parts.goRun));
+      fig.goListDecode = median(gl.map((t) => t.parts.decode));
+      fig.goListInstantiated = median(gl.map((t) => t.parts.instantiated));
+      fig.goListCold = gl.every((t) => t.parts.cold);
+      fig.goListBytes = gl[0].parts.moduleBytes;
+      v.goListJs = fig.goList / fig.startJ;
+      v.goListFloor = (fig.instantiated + fig.goListAfter) / fig.startJ;
+    }
     const lt = R.startup.mcphost.map((t) => t.longTasks);
     fig.longSupported = lt.every((l) => l.supported);
     fig.long = lt.flatMap((l) => l.over50);
@@ -500,6 +518,8 @@ const ROWS = [
   { id: "goFloor", label: "  the Go runtime's floor: go.run of a Go program exporting one function", target: "info (ms)", fmt: ms },
   { id: "goFloorJs", label: "  the Go runtime's floor ÷ the JS stack's whole connect", target: "info", fmt: x3 },
   { id: "startupFloor", label: "  startup floor: module instantiated + Go runtime floor, ÷ JS", target: "info", fmt: x3 },
+  { id: "goListJs", label: "  the task in Go alone (bench/golist: list 10 pages, decode into a slice) ÷ JS", target: "info", fmt: x3 },
+  { id: "goListFloor", label: "  mcphost's module instantiated + golist's work after its instantiation, ÷ JS", target: "info", fmt: x3 },
   { id: "startupNet", label: `  startup over an emulated network (${NETWORK.latencyMs} ms, ${NETWORK.downMbps} Mbps): mcphost ÷ JS`, target: "info", fmt: x3 },
   { id: "longTasks", label: "main-thread long tasks > 50 ms during mcphost startup (count)", target: "0 (report)", ok: (x) => x === 0, fmt: (x) => (Number.isFinite(x) ? String(x) : "n/a") },
   { id: "mention10000", label: "mention p99, 10,000 descriptors: mcphost ÷ JS", target: `≤ ${MENTION_TARGET}`, ok: (x) => x <= MENTION_TARGET, fmt: x3 },
@@ -552,6 +572,7 @@ if (invalid.length) fl.push(`   INVALID Markdown samples (not counted): ${invali
 fl.push(`startup cold:  mcphost ${ms(over((f) => f.startM))}   JS stack ${ms(over((f) => f.startJ))}; ${results.config.startupTrials} trial(s) per stack per round, each in a fresh context, HTTP cache disabled; cold verified: ${per.every((p) => p.fig.cold)}`);
 fl.push("  stages:       " + STAGES.map(([k]) => `${k} ${ms(over((f) => f.stages[k].m))}` + (k === "compile" ? "" : ` (JS ${ms(over((f) => f.stages[k].j))})`)).join(", "));
 fl.push(`  Go's start:   go.run ${ms(over((f) => f.goRun))} (then ${ms(over((f) => f.afterGoRun))} to connected); the Go runtime's floor (bench/gofloor, ${Number.isFinite(per[0]?.fig.goFloorBytes) ? (per[0].fig.goFloorBytes / 1e6).toFixed(1) + " MB, " : ""}cold: ${per.every((p) => p.fig.goFloorCold)}): go.run ${ms(over((f) => f.goFloor))}; the JS stack's whole connect ${ms(over((f) => f.stages.connect.j))}; module instantiated at ${ms(over((f) => f.instantiated))}`);
+if (per.some((p) => Number.isFinite(p.fig.goList))) fl.push(`  Go alone:     bench/golist (${Number.isFinite(per[0]?.fig.goListBytes) ? (per[0].fig.goListBytes / 1e6).toFixed(1) + " MB, " : ""}cold: ${per.every((p) => p.fig.goListCold)}): import → listed ${ms(over((f) => f.goList))}; instantiated at ${ms(over((f) => f.goListInstantiated))}, then go.run ${ms(over((f) => f.goListRun))}, decode ${ms(over((f) => f.goListDecode))}; after instantiation ${ms(over((f) => f.goListAfter))}`);
 if (per.some((p) => p.fig.net)) {
   const st = (k, w) => ms(over((f) => f.net?.[w][k]));
   fl.push(`  over the emulated network (${NETWORK.latencyMs} ms latency per request and message, ${NETWORK.downMbps} Mbps down, ${NETWORK.upMbps} up; both stacks served as cmd/mcphost serves them, 1 cold trial per stack per round): ` +

@@ -25,4 +25,6 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 (cd bench && go build -o "$tmp/bench-peer" ./peer) # bench/ is a module of its own
 # The Go runtime's floor in the startup suite (bench/gofloor).
 (cd bench && GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o dist/gofloor.wasm ./gofloor)
+# The whole task in Go alone (bench/golist): its floor beside mcphost's.
+(cd bench && GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o dist/golist.wasm ./golist)
 node bench/run.mjs --peer "$tmp/bench-peer" "$@"
