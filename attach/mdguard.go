@@ -78,12 +78,19 @@ const (
 	runePunct
 )
 
-var asciiClass = func() (t [utf8.RuneSelf]byte) {
-	for r := range rune(utf8.RuneSelf) {
-		t[r] = classOf(r)
-	}
-	return t
-}()
+// asciiClass is a literal, not computed in an init: the main instance never
+// renders Markdown (the render Workers do), and classOf's first calls cost
+// 2–4 ms of every cold start's go.run (unicode's tables compiled on first
+// call; a CPU profile of go.run, Chromium 156). TestASCIIClass checks it.
+var asciiClass = [utf8.RuneSelf]byte{
+	'\t': runeSpace, '\n': runeSpace, '\v': runeSpace, '\f': runeSpace, '\r': runeSpace, ' ': runeSpace,
+	'!': runePunct, '"': runePunct, '#': runePunct, '$': runePunct, '%': runePunct, '&': runePunct,
+	'\'': runePunct, '(': runePunct, ')': runePunct, '*': runePunct, '+': runePunct, ',': runePunct,
+	'-': runePunct, '.': runePunct, '/': runePunct, ':': runePunct, ';': runePunct, '<': runePunct,
+	'=': runePunct, '>': runePunct, '?': runePunct, '@': runePunct, '[': runePunct, '\\': runePunct,
+	']': runePunct, '^': runePunct, '_': runePunct, '`': runePunct, '{': runePunct, '|': runePunct,
+	'}': runePunct, '~': runePunct,
+}
 
 func classOf(r rune) byte {
 	switch {

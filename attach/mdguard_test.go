@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -330,4 +331,14 @@ func FuzzMarkdownGuard(f *testing.F) {
 			t.Fatalf("tree %d deep, estimates %d/%d/%d allow %d", d, s.maxBlock, s.maxEmph, s.maxBrack, bound)
 		}
 	})
+}
+
+// TestASCIIClass: the literal table is what classOf (goldmark's space and
+// punctuation classes) says of every one-byte rune.
+func TestASCIIClass(t *testing.T) {
+	for r := range rune(utf8.RuneSelf) {
+		if got, want := asciiClass[r], classOf(r); got != want {
+			t.Errorf("asciiClass[%q] = %d, classOf says %d", r, got, want)
+		}
+	}
 }
