@@ -185,6 +185,23 @@ async function loadJs() { return import("/bench/dist/jsstack.js"); }
 // process, so no compiled module is shared) with the HTTP cache disabled, and
 // the peer sends Cache-Control: no-store; the wasm's resource entry is checked
 // to have come over the wire.
+// instantiateGo(name): bench/dist/NAME.wasm fetched, compiled (streaming) and
+// instantiated by the page's wasm_exec.js, as the floor rows start it cold;
+// go.run is the caller's (timed through the hooked instance).
+async function instantiateGo(name) {
+  const go = new globalThis.Go();
+  const resp = await fetch(`/bench/dist/${name}.wasm`);
+  if (!resp.ok) throw new Error(`${name}.wasm: ${resp.status} (scripts/bench-browser.sh builds it)`);
+  const inst = await WebAssembly.instantiate(await WebAssembly.compileStreaming(resp), go.importObject);
+  return { go, inst };
+}
+
+// goModuleEntry(name): the module's size and whether it came over the wire.
+function goModuleEntry(name) {
+  const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith(`/${name}.wasm`));
+  return { moduleBytes: wasm ? wasm.decodedBodySize : NaN, cold: !!wasm && wasm.transferSize > 0 };
+}
+
 // listFrames(wsUrl): the answers to every resources/list page of the peer, as
 // the frames' text, read over a WebSocket of the page's own: initialize,
 // notifications/initialized, then each page by the cursor of the last
@@ -260,20 +277,15 @@ async function startup() {
     // what any Go module pays before its main can do anything.
     await import("/web/wasm_exec.js");
     const tImport = performance.now();
-    const go = new globalThis.Go();
-    const resp = await fetch("/bench/dist/gofloor.wasm");
-    if (!resp.ok) throw new Error(`gofloor.wasm: ${resp.status} (scripts/bench-browser.sh builds it)`);
-    const mod = await WebAssembly.compileStreaming(resp);
-    const inst = await WebAssembly.instantiate(mod, go.importObject);
+    const { go, inst } = await instantiateGo("gofloor");
     const tInst = performance.now();
     go.run(inst);
     const tRun = performance.now();
     const pong = globalThis.__gofloor?.();
     t1 = performance.now();
     count = pong === "pong" ? 1 : 0;
-    const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/gofloor.wasm"));
     parts = { import: tImport - t0, compileInstantiate: tInst - tImport, goRun: goRunTimes.end - goRunTimes.start, goRunCall: tRun - tInst,
-      moduleBytes: wasm ? wasm.decodedBodySize : NaN, cold: !!wasm && wasm.transferSize > 0 };
+      ...goModuleEntry("gofloor") };
   } else if (stack === "golist") {
     // The floor of the whole task in Go (bench/golist): the page lists the
     // pages over its own WebSocket while the module loads (as mcphost.js's
@@ -282,11 +294,7 @@ async function startup() {
     const tImport = performance.now();
     const frames = listFrames(url(n, page));
     frames.catch(() => {});
-    const go = new globalThis.Go();
-    const resp = await fetch("/bench/dist/golist.wasm");
-    if (!resp.ok) throw new Error(`golist.wasm: ${resp.status} (scripts/bench-browser.sh builds it)`);
-    const mod = await WebAssembly.compileStreaming(resp);
-    const inst = await WebAssembly.instantiate(mod, go.importObject);
+    const { go, inst } = await instantiateGo("golist");
     const tInst = performance.now();
     go.run(inst);
     const got = await frames;
@@ -294,10 +302,8 @@ async function startup() {
     count = globalThis.__golist(got);
     t1 = performance.now();
     if (typeof count !== "number") throw new Error("golist: " + count);
-    const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/golist.wasm"));
     parts = { import: tImport - t0, instantiated: tInst - t0, goRun: goRunTimes.end - goRunTimes.start,
-      framesWait: tFrames - goRunTimes.end, decode: t1 - tFrames, afterInstantiated: t1 - tInst,
-      moduleBytes: wasm ? wasm.decodedBodySize : NaN, cold: !!wasm && wasm.transferSize > 0 };
+      framesWait: tFrames - goRunTimes.end, decode: t1 - tFrames, afterInstantiated: t1 - tInst, ...goModuleEntry("golist") };
   } else {
     const js = await loadJs();
     const tImport = performance.now();
