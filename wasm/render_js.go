@@ -99,7 +99,7 @@ func renderCall(args []js.Value) (ret any) {
 // Chromium 156 on the bench machine (bench/dist probe, 7 reads of the
 // bench's 1 MB document alternating with the JS stack, twice each way) the
 // second to fourth reads' pieces took 85–145 ms instead of 162–217, later
-// ones 68–132 against 89–122 (docs/bench.md, "Markdown, stop 36"); and a
+// ones 68–132 against 89–122 (docs/bench-history.md, "Markdown, stop 36"); and a
 // Worker's linear memory stays about one job's heap instead of the limit.
 func collectAfterJob() {
 	collector.once.Do(func() {

@@ -3,7 +3,7 @@
 // Why: the answer to an image read arrives as a 2.4 MB string. Copying it
 // into the module's memory, decoding the base64 in Go and copying the bytes
 // back out made a read ~3× the time the WebSocket took to deliver it
-// (docs/bench.md). The browser decodes base64 natively
+// (docs/bench-history.md). The browser decodes base64 natively
 // (setFromBase64, ~1.5 ms for 2.4 MB), so the socket cuts each large
 // "blob" string out of an expected answer, decodes it here, and hands Go the
 // frame with a token in its place, plus the bytes' size and ledger digest

@@ -14,7 +14,7 @@ import (
 // the markers below: a page that imports it fetches one file instead of
 // three levels of imports, each of which waits for the one before it to
 // arrive and be parsed (measured: the import took 31 ms against 21 ms
-// inlined in a cold Chromium start over loopback, docs/bench.md; over a
+// inlined in a cold Chromium start over loopback, docs/bench-history.md; over a
 // network each level is a round trip). The three files stay the sources:
 // the picker imports display.js, and tests import socket.js and blob.js
 // on their own.

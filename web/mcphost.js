@@ -22,7 +22,7 @@ const __blob = (() => {
 // Why: the answer to an image read arrives as a 2.4 MB string. Copying it
 // into the module's memory, decoding the base64 in Go and copying the bytes
 // back out made a read ~3× the time the WebSocket took to deliver it
-// (docs/bench.md). The browser decodes base64 natively
+// (docs/bench-history.md). The browser decodes base64 natively
 // (setFromBase64, ~1.5 ms for 2.4 MB), so the socket cuts each large
 // "blob" string out of an expected answer, decodes it here, and hands Go the
 // frame with a token in its place, plus the bytes' size and ledger digest
@@ -997,7 +997,7 @@ async function startRuntime(wasmUrl) {
   // which the page could not paint or take a keystroke and the early
   // start (below) could not ask for the next listing page. Split, the
   // longest main-thread block of a cold start fell from 144 to 92 ms
-  // (median of 10, docs/bench.md) at the same time to the first listing.
+  // (median of 10, docs/bench-history.md) at the same time to the first listing.
   await nextTask()
   const instance = await WebAssembly.instantiate(module, go.importObject)
   renderer.module = module
@@ -1027,7 +1027,7 @@ async function startRuntime(wasmUrl) {
   // asks for the next listing page, before Go's first connect work holds it
   // again. With this and Go giving the thread back between pages
   // (internal/pace), a cold start's main-thread tasks over 50 ms fell from
-  // 4–8 a round to a median of 1 (docs/bench.md, 2026-12-04); its time to
+  // 4–8 a round to a median of 1 (docs/bench-history.md, 2026-12-04); its time to
   // listed did not move beyond this machine's noise.
   await nextTask()
   return exports

@@ -4,7 +4,7 @@
 // 2.4 MB frame into the module's linear memory, decoding its base64 in Go and
 // copying the bytes back out cost an image read ~3× the time the WebSocket
 // needed to deliver it, and a 10 MB blob grew the page by 3.6× the message
-// (docs/bench.md). So web/socket.js decodes a large "blob" of a
+// (docs/bench-history.md). So web/socket.js decodes a large "blob" of a
 // resources/read answer itself (Uint8Array.fromBase64, strict), keeps the
 // bytes in JavaScript, and hands Go the frame with the blob replaced by a
 // token, plus a [Ref] per token: the size, the ledger's digest ([Hash],

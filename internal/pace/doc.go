@@ -7,7 +7,7 @@
 // loads, and goes on asking as each answer's event runs) was decoded and
 // indexed in one task: in cold-start traces one task of 69 ms held the
 // answer to the next page the whole time, so the page after it was not
-// even asked for until the task ended (docs/bench.md, "Startup, stop 33").
+// even asked for until the task ended (docs/bench-history.md, "Startup, stop 33").
 //
 // [Yield] ends the current task once Go has held it for [Slice] since it
 // was last [Resumed] from a task of the page's own: the page's queued
