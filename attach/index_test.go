@@ -3,6 +3,7 @@ package attach
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -240,5 +241,40 @@ func TestHighlightsOnlyWhereTheyHelp(t *testing.T) {
 	}
 	if !reflect.DeepEqual(h.URI, []Range{{20, 23}}) {
 		t.Errorf("uri highlights = %v, want [[20 23]]", h.URI)
+	}
+}
+
+// TestQueryBound: only the first MaxQueryRunes runes of a query that are
+// not spaces count, however long the query (a pasted blob at the caret):
+// the matches and highlights are those of the cut query, and a URI longer
+// than the bound still finds its document.
+func TestQueryBound(t *testing.T) {
+	long := "docs://a/" + strings.Repeat("ab", MaxQueryRunes)
+	x := NewIndex()
+	x.AddResources(
+		Resource{URI: long, Name: "long"},
+		Resource{URI: "docs://a/short", Name: "short", Description: strings.Repeat("ab", 40)},
+		Resource{URI: "docs://b/other", Name: "other"},
+	)
+	cut := string([]rune(strings.ReplaceAll(long, " ", ""))[:MaxQueryRunes])
+	want := x.Query(cut, QueryOptions{})
+	if len(want) == 0 || want[0].Resource.URI != long {
+		t.Fatalf("the cut query does not find the long URI first: %q", names(want))
+	}
+	for _, q := range []string{
+		long,                                   // longer than the bound
+		long + strings.Repeat("z", 1<<20),      // then a megabyte that matches nothing
+		strings.Repeat(" ", 1<<10) + long,      // spaces first, not counted
+		cut + " " + strings.Repeat("é", 1<<16), // multi-byte runes past the bound
+	} {
+		got := x.Query(q, QueryOptions{})
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("query of %d bytes: %q, want the cut query's %q", len(q), names(got), names(want))
+		}
+	}
+	// At most 16 KiB of the query is read: one whose first 20 KiB are
+	// spaces has no rune within it, and lists everything as an empty one.
+	if got := x.Query(strings.Repeat(" ", 20<<10)+long, QueryOptions{}); len(got) != 3 {
+		t.Errorf("a query of spaces past the scan bound: %d matches, want all 3 (an empty query)", len(got))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // A Kind classifies an [Error] by what a caller can do about it. The string
@@ -96,12 +97,29 @@ func (e *Error) Error() string {
 		s = e.Method + ": " + s
 	}
 	if e.URI != "" && !strings.Contains(s, e.URI) {
-		s += fmt.Sprintf(" (uri %q)", e.URI)
+		s += " (uri " + shortURI(e.URI) + ")"
 	}
 	if e.Code != 0 {
 		s += fmt.Sprintf(" [code %d]", e.Code)
 	}
 	return s
+}
+
+// maxURIInMessage bounds the URI an error's message quotes: a message is
+// read by people and logged; the URI field keeps it whole.
+const maxURIInMessage = 200
+
+// shortURI quotes uri, cut at a rune boundary with its length named when it
+// is longer than maxURIInMessage bytes.
+func shortURI(uri string) string {
+	if len(uri) <= maxURIInMessage {
+		return strconv.Quote(uri)
+	}
+	cut := maxURIInMessage
+	for cut > 0 && !utf8.RuneStart(uri[cut]) {
+		cut--
+	}
+	return strconv.Quote(uri[:cut]) + "… (" + strconv.Itoa(len(uri)) + " bytes)"
 }
 
 // Unwrap returns the cause.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/mcphost/mcphost/attach"
 	"github.com/mcphost/mcphost/bridge"
@@ -19,6 +20,9 @@ import (
 // being attached joins the first. Attaching a URI already attached re-reads
 // it (never from a cache) and returns the current copy.
 func (h *Host) Attach(ctx context.Context, uri string) ([]attach.Attachment, error) {
+	if err := checkURI(uri); err != nil {
+		return nil, err
+	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, h.callTimeout())
@@ -77,6 +81,31 @@ func (h *Host) Attach(ctx context.Context, uri string) ([]attach.Attachment, err
 		h.mu.Unlock()
 		return nil, ctxError(ctx, uri)
 	}
+}
+
+// MaxURIBytes bounds the URI of an attach (and of a snapshot's
+// attachment): a longer one is refused with kind limit before anything is
+// sent. Why: the subscription and the read carry the URI whole, and a frame
+// over the server's read limit (the documents server accepts 4 MiB) makes it
+// close the connection with 1009; the attach, still pending, would then be
+// sent again on every reconnect until its deadline, each time failing every
+// other call in flight. 8 KiB is what common HTTP servers accept in a
+// request line; no resource URI comes near it.
+const MaxURIBytes = 8 << 10
+
+// checkURI refuses an empty or overlong URI, naming what is wrong. An empty
+// URI is not a document (it is the list subscription's key on the wire).
+func checkURI(uri string) error {
+	switch {
+	case uri == "":
+		return &bridge.Error{Kind: bridge.KindInvalid, Method: "resources/read", Message: "the uri is empty",
+			Data: []byte(`{"field":"uri"}`)}
+	case len(uri) > MaxURIBytes:
+		return &bridge.Error{Kind: bridge.KindLimit, Method: "resources/read", URI: uri,
+			Message: fmt.Sprintf("the uri is %d bytes, over the %d this client sends", len(uri), MaxURIBytes),
+			Data:    []byte(`{"field":"uri","limit":` + strconv.Itoa(MaxURIBytes) + `}`)}
+	}
+	return nil
 }
 
 // attached is the outcome of an Attach whose waiter got err.

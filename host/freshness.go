@@ -327,7 +327,7 @@ func (h *Host) readRetry(ctx context.Context, s session, uri string, retry bool)
 			h.mu.Unlock()
 		}
 		if s == nil {
-			err = &bridge.Error{Kind: bridge.KindUnavailable, Message: "not connected (reconnecting)", Err: bridge.ErrConnectionLost}
+			err = errReconnecting
 		} else {
 			res, err = s.Read(ctx, uri)
 		}

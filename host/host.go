@@ -129,6 +129,10 @@ type Host struct {
 	atts    map[string]*entry
 	order   []string // attach order (pending entries included)
 	closed  bool
+	// down, once set, is why the host will not connect again (reconnect
+	// off, or the server refused the next connection for good): calls fail
+	// with it, not as if a reconnect were coming.
+	down error
 
 	index  *attach.Index
 	ledger *dedupe.Ledger
@@ -268,9 +272,25 @@ func (h *Host) sessionLocked() (session, error) {
 		return nil, &bridge.Error{Kind: bridge.KindUnavailable, Message: "host closed", Err: bridge.ErrClosed}
 	}
 	if h.sess == nil || h.sess.Err() != nil {
-		return nil, &bridge.Error{Kind: bridge.KindUnavailable, Message: "not connected (reconnecting)", Err: bridge.ErrConnectionLost}
+		if h.down != nil {
+			return nil, h.down
+		}
+		return nil, errReconnecting
 	}
 	return h.sess, nil
+}
+
+// errReconnecting is what a call made between a lost connection and the
+// next one gets: retryable, the host is reconnecting.
+var errReconnecting = &bridge.Error{Kind: bridge.KindUnavailable, Message: "not connected (reconnecting)", Err: bridge.ErrConnectionLost}
+
+// notReconnecting is the error calls get once the host has given up
+// connecting, for why (the loss or the refusal). Kind unavailable, as every
+// lost connection, but data.retryable is false: the same call on this host
+// cannot succeed any more (MCPError.retryable is false); connect() again.
+func notReconnecting(why string) error {
+	return &bridge.Error{Kind: bridge.KindUnavailable, Message: "not connected, not reconnecting: " + why,
+		Data: []byte(`{"retryable":false}`), Err: bridge.ErrConnectionLost}
 }
 
 // errClosed is what a call pending or made after Close gets.

@@ -605,3 +605,72 @@ func TestTwoHostsOwnContexts(t *testing.T) {
 		t.Fatalf("second host affected by the first's close: %v", err)
 	}
 }
+
+// TestAttachURIBounds: an empty URI (the list subscription's key on the
+// wire, never a document) and one over MaxURIBytes fail at once, naming
+// what is wrong, with nothing sent; the longest allowed URI is read as any.
+func TestAttachURIBounds(t *testing.T) {
+	long := "docs://a/" + strings.Repeat("x", host.MaxURIBytes-len("docs://a/"))
+	d, url := newDocServer(t, map[string]string{long: "the longest"})
+	h, _ := connect(t, url, nil)
+	for _, c := range []struct {
+		uri  string
+		kind bridge.Kind
+		says string
+	}{
+		{"", bridge.KindInvalid, "uri is empty"},
+		{long + "y", bridge.KindLimit, fmt.Sprintf("%d bytes, over the %d", host.MaxURIBytes+1, host.MaxURIBytes)},
+		{long + strings.Repeat("y", 5<<20), bridge.KindLimit, "over the 8192"},
+	} {
+		_, err := h.Attach(context.Background(), c.uri)
+		e, ok := bridge.AsError(err)
+		if !ok || e.Kind != c.kind || !strings.Contains(err.Error(), c.says) || !strings.Contains(string(e.Data), `"field":"uri"`) {
+			t.Errorf("attach of %d bytes: %v (%+v), want kind %s saying %q", len(c.uri), err, e, c.kind, c.says)
+		}
+		if len(err.Error()) > 1000 {
+			t.Errorf("attach of %d bytes: a message of %d bytes quotes the URI whole", len(c.uri), len(err.Error()))
+		}
+		if d.subsOf(c.uri) != 0 || d.readsOf(c.uri) != 0 {
+			t.Errorf("attach of %d bytes reached the server", len(c.uri))
+		}
+	}
+	if got := h.AttachedURIs(); len(got) != 0 {
+		t.Fatalf("refused attaches left entries: %d", len(got))
+	}
+	if _, err := h.Attach(context.Background(), long); err != nil {
+		t.Fatalf("attach of exactly MaxURIBytes: %v", err)
+	}
+	if got := text(t, h, long); got != "the longest" {
+		t.Fatalf("text %q", got)
+	}
+}
+
+// TestNoReconnectSaysSo: with reconnect off, the disconnected event and
+// every later call say that no reconnect is coming, and the calls' errors
+// are not retryable (data.retryable false); with it on, a call made while
+// reconnecting stays retryable.
+func TestNoReconnectSaysSo(t *testing.T) {
+	const u = "docs://a/n"
+	d, url := newDocServer(t, map[string]string{u: "n"})
+	h, rec := connect(t, url, &host.Options{NoReconnect: true})
+	if _, err := h.Attach(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Lock()
+	for _, c := range d.conns {
+		c.Close()
+	}
+	d.mu.Unlock()
+	e := rec.wait(t, host.EventDisconnected, "")
+	if !strings.HasPrefix(e.Reason, "not reconnecting (reconnect is off): ") {
+		t.Errorf("disconnected reason %q", e.Reason)
+	}
+	_, err := h.Attach(context.Background(), "docs://a/other")
+	be, ok := bridge.AsError(err)
+	if !ok || be.Kind != bridge.KindUnavailable || !strings.Contains(err.Error(), "not reconnecting") || string(be.Data) != `{"retryable":false}` {
+		t.Fatalf("a call after the loss: %v (%+v)", err, be)
+	}
+	if strings.Contains(err.Error(), "(reconnecting)") {
+		t.Errorf("%v: says a reconnect is coming", err)
+	}
+}

@@ -28,8 +28,11 @@ func (h *Host) watch(s session, gen uint64) {
 	if err := s.Err(); err != nil {
 		reason = err.Error()
 	}
-	h.emit(Event{Type: EventDisconnected, Reason: reason})
 	if h.o.NoReconnect {
+		// Said once, in the one disconnected event: a page that shows it
+		// needs to know no reconnect is coming.
+		h.down = notReconnecting("reconnect is off; the connection ended: " + reason)
+		h.emit(Event{Type: EventDisconnected, Reason: "not reconnecting (reconnect is off): " + reason})
 		for _, u := range append([]string(nil), h.order...) {
 			if e := h.atts[u]; e.phase == phasePending {
 				h.remove(e, s.Err())
@@ -38,6 +41,7 @@ func (h *Host) watch(s session, gen uint64) {
 		h.mu.Unlock()
 		return
 	}
+	h.emit(Event{Type: EventDisconnected, Reason: reason})
 	h.mu.Unlock()
 	for {
 		next := h.nextGen()
@@ -58,6 +62,7 @@ func (h *Host) watch(s session, gen uint64) {
 				// with data retryable false): retrying would only repeat the
 				// refusal.
 				h.mu.Lock()
+				h.down = notReconnecting(err.Error())
 				h.emit(Event{Type: EventDisconnected, Reason: "not reconnecting: " + err.Error()})
 				for _, u := range append([]string(nil), h.order...) {
 					if e := h.atts[u]; e.phase == phasePending {

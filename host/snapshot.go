@@ -30,7 +30,7 @@ const (
 
 	maxSnapshotAttachments = 1000
 	maxSnapshotParts       = 10000
-	maxSnapshotURI         = 8 << 10
+	maxSnapshotURI         = MaxURIBytes
 	restoreConcurrency     = 6
 )
 

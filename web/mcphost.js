@@ -888,8 +888,9 @@ const KINDS = new Set([
 
 /** Every failure of this API. See mcphost.d.ts. */
 export class MCPError extends Error {
-  constructor(message, init = {}) {
+  constructor(message, init) {
     super(message)
+    init ??= {}
     const kind = KINDS.has(init.kind) ? init.kind : 'error'
     // An aborted call looks like any other aborted web API call.
     this.name = kind === 'cancelled' ? 'AbortError' : 'MCPError'
@@ -899,7 +900,9 @@ export class MCPError extends Error {
     this.uri = init.uri || undefined
     this.method = init.method || undefined
     this.index = init.index
-    this.retryable = kind === 'unavailable' || kind === 'timeout'
+    // data.retryable false: a host that will not connect again (reconnect
+    // off, or refused for good), or an upstream that says so.
+    this.retryable = (kind === 'unavailable' || kind === 'timeout') && this.data?.retryable !== false
   }
 }
 
@@ -1537,10 +1540,9 @@ function onRuntimeExit(reason) {
 // callGo performs one asynchronous Go call: fn(callID, done) starts it.
 function callGo(start, signal) {
   return new Promise((resolve, reject) => {
+    if (signal != null && !isSignal(signal)) return reject(badSignal(signal))
     if (rt.exited) return reject(exitedError())
-    if (signal?.aborted) {
-      return reject(new MCPError(`cancelled: ${reasonText(signal.reason)}`, { kind: 'cancelled' }))
-    }
+    if (signal?.aborted) return reject(cancelledBy(signal))
     const callID = ++nextCall
     const onAbort = () => {
       // The Go side cancels the request (notifications/cancelled on the
@@ -1581,14 +1583,70 @@ function reasonText(r) {
   return r?.message ?? (r === undefined ? 'aborted' : String(r))
 }
 
-function pairs(rec) {
+function cancelledBy(signal) {
+  return new MCPError(`cancelled: ${reasonText(signal.reason)}`, { kind: 'cancelled' })
+}
+
+// isSignal accepts an AbortSignal, or anything shaped like one (a polyfill).
+function isSignal(v) {
+  return typeof v === 'object' && typeof v.aborted === 'boolean' && typeof v.addEventListener === 'function' &&
+    typeof v.removeEventListener === 'function'
+}
+
+function badSignal(v) {
+  return invalidArg('options.signal', `not an AbortSignal (${describe(v)})`)
+}
+
+// invalidArg is the error of a bad argument: kind invalid, naming it in the
+// message and in data.field.
+function invalidArg(field, msg) {
+  return new MCPError(`${field}: ${msg}`, { kind: 'invalid', data: { field } })
+}
+
+// describe names a value's type for an error message, never its content.
+function describe(v) {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'an array'
+  return typeof v === 'object' ? `a ${v.constructor?.name || 'object'}` : typeof v
+}
+
+// textArg is a string argument: a string (a URL for a URI), never coerced
+// from anything else ("undefined" and "[object Object]" are no one's URI).
+function textArg(v, field, { empty = false } = {}) {
+  if (typeof URL === 'function' && v instanceof URL) v = v.href
+  if (typeof v !== 'string') throw invalidArg(field, `not a string (${describe(v)})`)
+  if (!empty && v === '') throw invalidArg(field, 'empty')
+  return v
+}
+
+// pairs flattens a record of arguments ({name: value}) for the Go side.
+// A value that is not a string is converted; a getter that throws, or a
+// value whose conversion does, is a bad argument named by field.
+function pairs(rec, field = 'arguments') {
   const out = []
-  if (rec && typeof rec === 'object') {
+  if (rec === undefined || rec === null) return out
+  if (typeof rec !== 'object' || Array.isArray(rec)) throw invalidArg(field, `not an object (${describe(rec)})`)
+  try {
     for (const [k, v] of Object.entries(rec)) {
       if (v !== undefined && v !== null) out.push(k, String(v))
     }
+  } catch (e) {
+    throw invalidArg(field, `cannot be read: ${e?.message ?? e}`)
   }
   return out
+}
+
+// jsonArg is JSON.stringify that names the argument when it cannot
+// (a cycle, a BigInt, a toJSON that throws).
+function jsonArg(v, field) {
+  let json
+  try {
+    json = JSON.stringify(v)
+  } catch (e) {
+    throw invalidArg(field, `not JSON: ${e?.message ?? e}`)
+  }
+  if (json === undefined) throw invalidArg(field, `not JSON (${describe(v)})`)
+  return json
 }
 
 // fixAttachments turns error parts' plain errors into MCPErrors, and puts
@@ -1619,9 +1677,40 @@ function fixResults(results) {
   })
 }
 
+// untilRuntime waits for the runtime as long as connect() may: until the
+// caller's signal aborts or connectTimeoutMs passes (a module download that
+// stalls must not leave connect() pending for ever). The download goes on:
+// a later connect() or preload() shares it.
+function untilRuntime(o) {
+  const ms = +o.connectTimeoutMs > 0 ? +o.connectTimeoutMs : DEFAULT_CONNECT_TIMEOUT_MS
+  const signal = o.signal
+  return new Promise((resolve, reject) => {
+    let timer
+    const settle = (fn, v) => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+      fn(v)
+    }
+    const onAbort = () => settle(reject, cancelledBy(signal))
+    if (signal?.aborted) return reject(cancelledBy(signal))
+    signal?.addEventListener('abort', onAbort, { once: true })
+    if (ms < 2 ** 31) {
+      timer = setTimeout(() => settle(reject, new MCPError(
+        `loading mcphost.wasm: not running within connectTimeoutMs (${ms} ms); the download or compile is still going`,
+        { kind: 'timeout' })), ms)
+    }
+    runtime(o.wasmUrl).then(v => settle(resolve, v), e => settle(reject, e))
+  })
+}
+
 function wsURL(url) {
   const base = typeof location !== 'undefined' ? location.href : undefined
-  const u = new URL(String(url), base)
+  let u
+  try {
+    u = new URL(url, base)
+  } catch (e) {
+    throw invalidArg('url', `not a URL: ${e?.message ?? e}`)
+  }
   if (u.protocol === 'http:') u.protocol = 'ws:'
   else if (u.protocol === 'https:') u.protocol = 'wss:'
   return u.href
@@ -1636,6 +1725,7 @@ class Host extends EventTarget {
   #ready = false
   #queued = []
   #closed = false
+  #closing = null
 
   constructor(url) {
     super()
@@ -1712,7 +1802,12 @@ class Host extends EventTarget {
   }
 
   #async(op, options, ...args) {
-    const { signal, timeoutMs } = options ?? {}
+    let signal, timeoutMs
+    try {
+      ({ signal, timeoutMs } = options ?? {})
+    } catch (e) {
+      return Promise.reject(invalidArg('options', `cannot be read: ${e?.message ?? e}`))
+    }
     return callGo(
       (callID, done) => rt.exports[op](this.#id, callID, +timeoutMs > 0 ? +timeoutMs : 0, done, ...args),
       signal,
@@ -1729,36 +1824,39 @@ class Host extends EventTarget {
     return this.#async('prompts', options)
   }
   async getPrompt(name, args, options) {
-    const r = await this.#async('getPrompt', options, String(name), pairs(args))
+    const r = await this.#async('getPrompt', options, textArg(name, 'name'), pairs(args))
     r.messages = r.messages.map(m => (m.parts ? { ...m, parts: fixAttachments(m.parts) } : m))
     return r
   }
-  completePrompt(name, argName, value, contextArgs, options) {
-    return this.#async('completePrompt', options, String(name), String(argName), String(value ?? ''), pairs(contextArgs))
+  async completePrompt(name, argName, value, contextArgs, options) {
+    return this.#async('completePrompt', options, textArg(name, 'name'), textArg(argName, 'argName'), String(value ?? ''),
+      pairs(contextArgs, 'contextArgs'))
   }
   tools(options) {
     return this.#async('tools', options)
   }
-  mention(query, options = {}) {
-    return JSON.parse(this.#sync('mention', String(query ?? ''), options.limit ?? 0, options.audience ?? ''))
+  mention(query, options) {
+    const limit = +options?.limit || 0
+    return JSON.parse(this.#sync('mention', String(query ?? ''), limit, String(options?.audience ?? '')))
   }
   expand(uriTemplate, vars) {
-    return syncNoHost('expand', String(uriTemplate), pairs(vars))
+    return syncNoHost('expand', textArg(uriTemplate, 'uriTemplate'), pairs(vars, 'vars'))
   }
   templateVars(uriTemplate) {
-    return JSON.parse(syncNoHost('templateVars', String(uriTemplate)))
+    return JSON.parse(syncNoHost('templateVars', textArg(uriTemplate, 'uriTemplate')))
   }
-  complete(uriTemplate, argName, value, contextArgs, options) {
-    return this.#async('complete', options, String(uriTemplate), String(argName), String(value ?? ''), pairs(contextArgs))
+  async complete(uriTemplate, argName, value, contextArgs, options) {
+    return this.#async('complete', options, textArg(uriTemplate, 'uriTemplate'), textArg(argName, 'argName'),
+      String(value ?? ''), pairs(contextArgs, 'contextArgs'))
   }
   async attach(uri, options) {
-    return fixAttachments(await this.#async('attach', options, String(uri)))
+    return fixAttachments(await this.#async('attach', options, textArg(uri, 'uri')))
   }
   async include(uri, options) {
-    return fixAttachments(await this.#async('include', options, String(uri)))
+    return fixAttachments(await this.#async('include', options, textArg(uri, 'uri')))
   }
   detach(uri) {
-    return this.#sync('detach', String(uri))
+    return this.#sync('detach', textArg(uri, 'uri', { empty: true }))
   }
   attachments() {
     return fixAttachments(this.#sync('attachments'))
@@ -1766,13 +1864,14 @@ class Host extends EventTarget {
   async refresh(options) {
     await this.#async('refresh', options)
   }
-  callTool(name, args, options) {
-    return this.#async('callTool', options, String(name), JSON.stringify(args ?? {}))
+  async callTool(name, args, options) {
+    if (args != null && (typeof args !== 'object' || Array.isArray(args))) {
+      throw invalidArg('arguments', `not an object (${describe(args)}): a tool takes named arguments`)
+    }
+    return this.#async('callTool', options, textArg(name, 'name'), jsonArg(args ?? {}, 'arguments'))
   }
   filterToolResult(result) {
-    const json = JSON.stringify(result)
-    if (json === undefined) throw new MCPError('filterToolResult: result is not JSON', { kind: 'invalid' })
-    return this.#sync('filterToolResult', json)
+    return this.#sync('filterToolResult', jsonArg(result, 'result'))
   }
   figures() {
     return this.#sync('figures')
@@ -1793,9 +1892,14 @@ class Host extends EventTarget {
     return fixResults(await this.#async('restore', options, 'restore', json))
   }
   async replace(oldUri, newUri, options) {
-    return fixAttachments(await this.#async('restore', options, 'replace', String(oldUri), String(newUri)))
+    return fixAttachments(await this.#async('restore', options, 'replace', textArg(oldUri, 'oldUri'), textArg(newUri, 'newUri')))
   }
-  async close() {
+  close() {
+    // A second close() resolves when the first has finished, not before.
+    this.#closing ??= this.#close()
+    return this.#closing
+  }
+  async #close() {
     if (this.#closed) return
     this.#closed = true
     liveHosts.delete(this)
@@ -1826,7 +1930,8 @@ export async function preload(options = {}) {
 }
 
 /** Connects to an MCP server. See mcphost.d.ts for the options. */
-export async function connect(url, options = {}) {
+export async function connect(url, options) {
+  if (options != null && typeof options !== 'object') throw invalidArg('options', `not an object (${describe(options)})`)
   const o = {
     timeoutMs: 5000, connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS, toolTimeoutMs: 60000, refreshDeadlineMs: 800,
     acceptImages: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'], remoteImages: false,
@@ -1835,6 +1940,9 @@ export async function connect(url, options = {}) {
     renderBudgetMs: DEFAULT_RENDER_BUDGET_MS, maxModelTokens: DEFAULT_MAX_MODEL_TOKENS,
     ...options,
   }
+  if (o.signal != null && !isSignal(o.signal)) throw badSignal(o.signal)
+  // An aborted signal abandons connecting before anything starts.
+  if (o.signal?.aborted) throw cancelledBy(o.signal)
   if (!PROTOCOLS.includes(o.protocol ?? 'auto')) {
     throw new MCPError(`options.protocol: "${o.protocol}" is not one of ${PROTOCOLS.map((p) => `"${p}"`).join(', ')}`, {
       kind: 'invalid',
@@ -1845,7 +1953,7 @@ export async function connect(url, options = {}) {
       kind: 'invalid',
     })
   }
-  const target = wsURL(url)
+  const target = wsURL(textArg(url, 'url'))
   // The socket and the first frames start now, before the runtime runs
   // and also once it does: the glue asks for each next listing page as its
   // predecessor's answer arrives, while Go is still decoding the one before.
@@ -1858,7 +1966,7 @@ export async function connect(url, options = {}) {
 }
 
 async function connectGo(target, o) {
-  const exports = await runtime(o.wasmUrl)
+  const exports = await untilRuntime(o)
   const host = new Host(target)
   const goOpts = {
     timeoutMs: +o.timeoutMs || 0,
