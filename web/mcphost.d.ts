@@ -19,7 +19,12 @@
  * {@link MCPError} when the server cannot be reached or initialized within
  * connectTimeoutMs (retryable failures are retried inside it: the last one
  * rejects, e.g. kind "unavailable"), at once with kind "refused" when the
- * server refuses the connection (HTTP 401/403: origin, host or token). */
+ * server refuses the connection (HTTP 401/403: origin, host or token). While
+ * the module is still downloading or compiling (the first connect() of a
+ * page), that wait ends too: by options.signal (kind "cancelled"), or after
+ * connectTimeoutMs (kind "timeout"; the download goes on for the next call).
+ * A bad argument (url not a string or URL, options.signal not an
+ * AbortSignal) rejects with kind "invalid" naming it, as every method does. */
 export function connect(url: string | URL, options?: ConnectOptions): Promise<Host>
 
 /** Downloads, compiles and starts the runtime (mcphost.wasm, from
@@ -160,14 +165,18 @@ export class MCPError extends Error {
   readonly method: string | undefined
   /** For an error part: its index in the read's contents. */
   readonly index: number | undefined
-  /** Whether the same call may succeed later: kinds "unavailable" and "timeout". */
+  /** Whether the same call may succeed later: kinds "unavailable" and
+   * "timeout", unless data.retryable is false (a host that will not connect
+   * again: reconnect off, or refused for good; connect() anew). */
   readonly retryable: boolean
 }
 
 /** A connection to one MCP server, with its own context of attachments.
  * Events are CustomEvents; see {@link HostEventMap} for their detail shapes. */
 export interface Host extends EventTarget {
-  /** The WebSocket URL given to connect(). */
+  /** The WebSocket URL connect() dialled: the one given, resolved against
+   * the page's URL, with http(s) turned into ws(s) (e.g. "/mcp" →
+   * "ws://host/mcp"). */
   readonly url: string
   /** Protocol revision the server agreed to (e.g. "2025-11-25"). */
   readonly protocolVersion: string
@@ -206,7 +215,9 @@ export interface Host extends EventTarget {
   completePrompt(name: string, argName: string, value: string, contextArgs?: Record<string, string>, options?: CallOptions): Promise<Completion>
 
   /** Ranked fuzzy matches from the picker index, synchronously (no network;
-   * fast enough per keystroke). An empty query lists by priority and name. */
+   * fast enough per keystroke). An empty query lists by priority and name.
+   * Only the first 256 characters of the query that are not spaces count (a
+   * token pasted at the caret costs no more than a typed one). */
   mention(query: string, options?: MentionOptions): Match[]
   /** Expands an RFC 6570 URI template synchronously. A simple {var} and {/var}
    * percent-encode reserved characters (a value can never add path segments
@@ -228,7 +239,9 @@ export interface Host extends EventTarget {
    * is an error Attachment in its place. Rejects (e.g. kind "not_found") when
    * the read fails. A second attach of a URI still being attached joins the
    * first; detach() or close() meanwhile rejects it with kind "cancelled".
-   * Attaching an attached URI re-reads it. */
+   * Attaching an attached URI re-reads it. An empty uri rejects with kind
+   * "invalid", one over 8 KiB (UTF-8) with kind "limit", before anything is
+   * sent. */
   attach(uri: string, options?: CallOptions): Promise<Attachment[]>
   /** Sends the withheld parts of the attached document uri to the model
    * after all (parts over maxModelTokens, MCP App views): they become
