@@ -713,7 +713,14 @@ func (s *Session) roundTrip(ctx context.Context, method, uri string, params []by
 	select {
 	case resp, ok := <-ch:
 		if !ok {
-			return nil, s.callErr(s.connErr(), method, uri)
+			err := s.callErr(s.connErr(), method, uri)
+			if n := len(params); n >= bigRequest {
+				// A server closes the connection on a message over its read
+				// limit, with 1009 or (a browser still sending it) with
+				// nothing the page sees: say what this call sent.
+				err.Message += fmt.Sprintf(" (this request was %d bytes: a server closes the connection on a message over its read limit; the documents server's is 4 MiB)", n)
+			}
+			return nil, err
 		}
 		if resp.local != nil {
 			return nil, s.callErr(resp.local, method, uri)
@@ -730,6 +737,10 @@ func (s *Session) roundTrip(ctx context.Context, method, uri string, params []by
 		return nil, fromContext(ctx, method, uri)
 	}
 }
+
+// bigRequest is the size from which a call that loses its connection says
+// how large it was (a likely cause).
+const bigRequest = 1 << 20
 
 // callErr rebinds the session's end reason to one call.
 func (s *Session) callErr(err *Error, method, uri string) *Error {

@@ -650,3 +650,45 @@ func TestEndlessListingStopsAtTheDefaultBound(t *testing.T) {
 		t.Fatalf("the session did not go on: %v", err)
 	}
 }
+
+// TestOversizedRequestSaysItsSize: a server closes the connection on a
+// request over its read limit (1009 natively; a browser still sending it
+// often sees no close code at all); the call that sent it says how large it
+// was, so the page can tell the cause from a random loss.
+func TestOversizedRequestSaysItsSize(t *testing.T) {
+	const limit = 1 << 20
+	url := serve(t, bridge.Endpoint(&bridge.EndpointOptions{ReadLimit: limit}, func(ctx context.Context, c *bridge.Conn) {
+		for {
+			data, err := c.ReadRaw(ctx)
+			if err != nil {
+				return
+			}
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(data, &m) != nil || m.ID == nil {
+				continue
+			}
+			out := result(m.ID, `{"content":[]}`)
+			if m.Method == "initialize" {
+				out = result(m.ID, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"small","version":"0"}}`)
+			}
+			if c.WriteRaw(ctx, []byte(out)) != nil {
+				return
+			}
+		}
+	}))
+	s := dial(t, url, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var small json.RawMessage
+	if err := s.Call(ctx, "tools/call", map[string]any{"name": "t", "arguments": map[string]string{"q": "x"}}, &small); err != nil {
+		t.Fatalf("a small call: %v", err)
+	}
+	big := strings.Repeat("a", limit+1)
+	err := s.Call(ctx, "tools/call", map[string]any{"name": "t", "arguments": map[string]string{"q": big}}, &small)
+	if err == nil || !strings.Contains(err.Error(), "this request was") || !strings.Contains(err.Error(), "read limit") {
+		t.Fatalf("the oversized call: %v; want it to name its size", err)
+	}
+}
