@@ -122,6 +122,18 @@ func shortURI(uri string) string {
 	return strconv.Quote(uri[:cut]) + "… (" + strconv.Itoa(len(uri)) + " bytes)"
 }
 
+// PeerMessage returns the message of the JSON-RPC error the peer answered
+// with, exactly as sent, and whether e is such an error (a local failure, a
+// timeout or a lost connection has none). Error() decorates it with the
+// method, URI and code; a page may want the server's words alone.
+func (e *Error) PeerMessage() (string, bool) {
+	var we *wireError
+	if errors.As(e.Err, &we) {
+		return we.Message, true
+	}
+	return "", false
+}
+
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 

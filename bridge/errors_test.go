@@ -39,3 +39,15 @@ func TestErrorQuotesLongURIShort(t *testing.T) {
 		}
 	}
 }
+
+// TestPeerMessage: an error the peer answered with keeps its message as
+// sent; a local one has none.
+func TestPeerMessage(t *testing.T) {
+	e := fromWire("resources/read", "docs://a", &wireError{Code: -32602, Message: "no such doc: docs://a"})
+	if m, ok := e.PeerMessage(); !ok || m != "no such doc: docs://a" {
+		t.Errorf("wire error: %q %v", m, ok)
+	}
+	if m, ok := newError(KindTimeout, ErrTimeout, "resources/read", "", "no response").PeerMessage(); ok || m != "" {
+		t.Errorf("local error: %q %v", m, ok)
+	}
+}

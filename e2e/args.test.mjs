@@ -84,6 +84,8 @@ test('bad arguments reject with kind invalid naming the argument; the host goes 
         connectBadOptions: await window.outcome(() => window.mcphost.connect('/mcp', 'fast')),
         connectSignalObject: await window.outcome(() => window.mcphost.connect('/mcp', { signal: {} })),
       }
+      // A server's error keeps its own message apart; a local one has none.
+      out.notFound = await window.outcome(() => h.attach('docs://team/platform/no-such-document.md'))
       // The same host still works, and a null options object is no options.
       out.mentionNullOptions = await window.outcome(() => h.mention('welcome', null).length)
       out.attachAfter = await window.outcome(async () => (await h.attach(W))[0].state)
@@ -113,6 +115,10 @@ test('bad arguments reject with kind invalid naming the argument; the host goes 
       assert.equal(o.how, 'threw', `${name}: ${JSON.stringify(o)}`)
       assert.ok(o.isMCPError && o.kind === 'invalid' && o.data?.field === field, `${name}: ${JSON.stringify(o)}`)
     }
+    assert.equal(r.notFound.kind, 'not_found', JSON.stringify(r.notFound))
+    assert.ok(typeof r.notFound.serverMessage === 'string' && r.notFound.serverMessage !== '', JSON.stringify(r.notFound))
+    assert.ok(r.notFound.message.includes(r.notFound.serverMessage), JSON.stringify(r.notFound))
+    assert.equal(r.attachUndefined.serverMessage, undefined)
     assert.equal(r.mentionNullOptions.how, 'resolved', JSON.stringify(r.mentionNullOptions))
     assert.ok(r.mentionNullOptions.value > 0)
     assert.deepEqual(r.attachAfter, { how: 'resolved', value: 'fresh' })

@@ -296,7 +296,7 @@ func (a *api) cancel(args []js.Value) any {
 // ---- errors ----
 
 // errValue converts a Go error to the plain object mcphost.js turns into an
-// MCPError: {message, kind, code, data, uri, method, index}.
+// MCPError: {message, kind, code, data, uri, method, index, serverMessage}.
 func errValue(err error) js.Value {
 	o := jsObject.New()
 	o.Set("message", err.Error())
@@ -314,6 +314,9 @@ func errValue(err error) js.Value {
 		}
 		if be.Method != "" {
 			o.Set("method", be.Method)
+		}
+		if m, ok := be.PeerMessage(); ok {
+			o.Set("serverMessage", m)
 		}
 	case errors.As(err, &ae):
 		o.Set("kind", ae.Kind)

@@ -146,7 +146,7 @@ export type ErrorKind =
 
 /** Every failure of this API. A real Error subclass. */
 export class MCPError extends Error {
-  constructor(message: string, init?: Partial<Pick<MCPError, "kind" | "code" | "data" | "uri" | "method" | "index">>)
+  constructor(message: string, init?: Partial<Pick<MCPError, "kind" | "code" | "data" | "uri" | "method" | "index" | "serverMessage">> | null)
   /** "MCPError", or "AbortError" when kind is "cancelled" (so code that checks
    * `err.name === "AbortError"` after aborting a signal keeps working). */
   name: "MCPError" | "AbortError"
@@ -165,6 +165,9 @@ export class MCPError extends Error {
   readonly method: string | undefined
   /** For an error part: its index in the read's contents. */
   readonly index: number | undefined
+  /** The JSON-RPC error's message exactly as the server sent it, when the
+   * server answered with an error (message adds the method, URI and code). */
+  readonly serverMessage: string | undefined
   /** Whether the same call may succeed later: kinds "unavailable" and
    * "timeout", unless data.retryable is false (a host that will not connect
    * again: reconnect off, or refused for good; connect() anew). */

@@ -900,6 +900,7 @@ export class MCPError extends Error {
     this.uri = init.uri || undefined
     this.method = init.method || undefined
     this.index = init.index
+    this.serverMessage = typeof init.serverMessage === 'string' ? init.serverMessage : undefined
     // data.retryable false: a host that will not connect again (reconnect
     // off, or refused for good), or an upstream that says so.
     this.retryable = (kind === 'unavailable' || kind === 'timeout') && this.data?.retryable !== false
@@ -919,6 +920,7 @@ function fromGo(e) {
   }
   return new MCPError(e.message || 'unknown error', {
     kind: e.kind || 'protocol', code: e.code, data, uri: e.uri, method: e.method, index: e.index,
+    serverMessage: e.serverMessage,
   })
 }
 

@@ -35,7 +35,7 @@ window.nextEvent = (host, type, pred = () => true, ms = 15000) =>
 window.errorFields = e => ({
   isError: e instanceof Error, isMCPError: e instanceof window.mcphost.MCPError, name: e.name,
   message: e.message, kind: e.kind, code: e.code, data: e.data, uri: e.uri, method: e.method,
-  retryable: e.retryable,
+  retryable: e.retryable, serverMessage: e.serverMessage,
 })
 
 window.mcphost = await import('../mcphost.js')
