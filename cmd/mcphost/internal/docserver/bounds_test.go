@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -336,5 +337,54 @@ func TestErrorsEchoAtMost1KB(t *testing.T) {
 	json.Unmarshal(m.Result, &res)
 	if len(res.Content) == 0 || !strings.Contains(res.Content[0].Text, "No documents match") {
 		t.Errorf("search answer: %.300s", m.Raw)
+	}
+}
+
+// A connection holds at most maxListensPerConn subscriptions/listen open:
+// the next one is answered with an error naming the bound (and never
+// reaches go-sdk, whose handler goroutine each open listen pins), the
+// connection is still served, another connection is not affected, and once
+// a listen ends a new one is accepted. Unbounded, 150,000 listens on one
+// connection took the process from 26 MB to 1.84 GB.
+func TestListensPerConnBounded(t *testing.T) {
+	t.Parallel()
+	host, logs := startDocs(t, testConfig(), "", nil)
+	c := mcptest.DialRaw(t, host, "")
+	listen := func(r *mcptest.Raw, id int) {
+		r.Send(modern(id, "subscriptions/listen", `"notifications":{"resourcesListChanged":true}`))
+	}
+	for id := 1; id <= maxListensPerConn; id++ {
+		listen(c, id)
+		acked(t, c, strconv.Itoa(id))
+	}
+	over := maxListensPerConn + 1
+	listen(c, over)
+	m := c.Answer(strconv.Itoa(over), wait, func(m mcptest.RawMsg) { t.Errorf("unexpected %s", m.Raw) })
+	if m.Error == nil || !strings.Contains(m.Error.Message, fmt.Sprintf("at most %d", maxListensPerConn)) {
+		t.Fatalf("listen %d past the bound: want an error naming it, got %s", over, m.Raw)
+	}
+	c.Send(modern(over+1, "resources/list", ""))
+	if m := c.Answer(strconv.Itoa(over+1), wait, nil); m.Error != nil {
+		t.Fatalf("resources/list after the refusal: %s", m.Raw)
+	}
+
+	other := mcptest.DialRaw(t, host, "")
+	listen(other, 1)
+	acked(t, other, "1")
+
+	// Ending one listen makes room for another.
+	c.Send(cancel(1))
+	waitLog(t, logs, "docs: listen ended", 1)
+	deadline := time.Now().Add(wait)
+	for id := over + 2; ; id++ {
+		listen(c, id)
+		m := c.Next(wait)
+		if m.Method == "notifications/subscriptions/acknowledged" && subID(m) == strconv.Itoa(id) {
+			break
+		}
+		if m.Error == nil || time.Now().After(deadline) {
+			t.Fatalf("listen %d after one ended: %s", id, m.Raw)
+		}
+		time.Sleep(10 * time.Millisecond) // the cancelled listen's answer is not sent yet
 	}
 }

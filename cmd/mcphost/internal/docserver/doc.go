@@ -35,7 +35,8 @@
 // delivers each listen's notifications itself (updated for its URIs,
 // list_changed when asked), so that ending one listen never silences
 // another (go-sdk v1.8.0 would: see listen.go), and it sends no answer to
-// a request the client cancelled. Results that differ by principal (list,
+// a request the client cancelled. A connection holds at most 256 listens
+// open; the next is answered with -32603 naming the bound. Results that differ by principal (list,
 // read and prompts/get, with a token file) or by client (tools/list, when
 // -resource-blind names any) say cacheScope "private"; the others keep
 // go-sdk's "public".

@@ -5,6 +5,7 @@ package docserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -214,12 +215,17 @@ func (ls *listens) sending() mcp.Middleware {
 // send queue took it. go-sdk runs every request at once, so without this a
 // client that sends hundreds of reads and stops reading would pin an
 // encoded answer per read.
+//
+// And it bounds the listens a connection holds open: past
+// maxListensPerConn, a subscriptions/listen is answered here with an error
+// naming the bound and never reaches go-sdk.
 type cancelFilter struct {
 	*bridge.Conn
-	mu       sync.Mutex
-	inflight map[jsonrpc.ID]bool // calls not yet answered → cancelled
-	counted  map[jsonrpc.ID]bool // calls holding a slot
-	slots    chan struct{}       // capacity maxCallsPerConn
+	mu        sync.Mutex
+	inflight  map[jsonrpc.ID]bool // calls not yet answered → cancelled
+	counted   map[jsonrpc.ID]bool // calls holding a slot
+	listening map[jsonrpc.ID]bool // subscriptions/listen not yet answered
+	slots     chan struct{}       // capacity maxCallsPerConn
 }
 
 // maxCallsPerConn is how many calls of one connection may be unanswered
@@ -230,13 +236,41 @@ type cancelFilter struct {
 // 4.3 MB document, ~30 MB of live heap, however many reads it sent.
 const maxCallsPerConn = 2
 
+// maxListensPerConn is how many subscriptions/listen one connection may
+// hold open. Each open listen costs ~16 KB (go-sdk's handler goroutine and
+// its stack, the listen's state); without a bound, 150,000 listens on one
+// connection took the process from 26 MB to 1.84 GB. The module's client
+// (bridge.Session.Watch) opens one listen per watched URI, that is one per
+// attachment of the conversation, plus one for list changes: 256 covers a
+// conversation of 255 attachments and holds one connection's listens to
+// ~4 MB, the order of -max-request and -max-queue.
+const maxListensPerConn = 256
+
+// codeTooManyListens answers a listen past maxListensPerConn: -32603, which
+// clients take as "unavailable, may succeed later" (once a listen ends).
+const codeTooManyListens = jsonrpc.CodeInternalError
+
 func (f *cancelFilter) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		msg, refused, err := f.read(ctx)
+		if refused == nil {
+			return msg, err
+		}
+		if err := f.Conn.Write(ctx, refused); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// read reads one message; a listen past maxListensPerConn is not returned
+// but comes back as the answer to send it instead.
+func (f *cancelFilter) read(ctx context.Context) (_ jsonrpc.Message, refused *jsonrpc.Response, _ error) {
 	select {
 	case f.slots <- struct{}{}:
 	case <-f.Conn.Done():
-		return nil, f.Conn.Err()
+		return nil, nil, f.Conn.Err()
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, nil, ctx.Err()
 	}
 	msg, err := f.Conn.Read(ctx)
 	req, ok := msg.(*jsonrpc.Request)
@@ -245,9 +279,16 @@ func (f *cancelFilter) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 	if ok && err == nil {
 		f.mu.Lock()
+		defer f.mu.Unlock()
+		if req.IsCall() && req.Method == "subscriptions/listen" && !f.listening[req.ID] && len(f.listening) >= maxListensPerConn {
+			return nil, &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: codeTooManyListens,
+				Message: fmt.Sprintf("too many open subscriptions/listen on this connection (at most %d): end one before opening another", maxListensPerConn)}}, nil
+		}
 		if req.IsCall() {
 			f.inflight[req.ID] = false
-			if req.Method != "subscriptions/listen" {
+			if req.Method == "subscriptions/listen" {
+				f.listening[req.ID] = true
+			} else {
 				f.counted[req.ID] = true
 			}
 		} else if req.Method == "notifications/cancelled" {
@@ -257,9 +298,8 @@ func (f *cancelFilter) Read(ctx context.Context) (jsonrpc.Message, error) {
 				}
 			}
 		}
-		f.mu.Unlock()
 	}
-	return msg, err
+	return msg, nil, err
 }
 
 func (f *cancelFilter) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -272,6 +312,7 @@ func (f *cancelFilter) Write(ctx context.Context, msg jsonrpc.Message) error {
 	delete(f.inflight, resp.ID)
 	counted := f.counted[resp.ID]
 	delete(f.counted, resp.ID)
+	delete(f.listening, resp.ID)
 	f.mu.Unlock()
 	if counted {
 		defer func() { <-f.slots }()
@@ -300,7 +341,7 @@ func (t filterTransport) Connect(context.Context) (mcp.Connection, error) { retu
 // serve runs srv over c (as [bridge.Serve] does) through a cancelFilter.
 func serve(ctx context.Context, c *bridge.Conn, srv *mcp.Server) error {
 	f := &cancelFilter{Conn: c, inflight: map[jsonrpc.ID]bool{}, counted: map[jsonrpc.ID]bool{},
-		slots: make(chan struct{}, maxCallsPerConn)}
+		listening: map[jsonrpc.ID]bool{}, slots: make(chan struct{}, maxCallsPerConn)}
 	ss, err := srv.Connect(ctx, filterTransport{f}, nil)
 	if err != nil {
 		return err
