@@ -43,50 +43,55 @@ const contentSecurityPolicy = "default-src 'self'; " +
 // from the HTTP cache lets Chromium reuse the code it compiled from it
 // (its wasm code cache), so a second visit skips most of the compile;
 // without a validator every load was a full download and compile.
-func webHandler(fsys fs.FS) http.Handler {
-	files := http.FileServerFS(fsys)
-	gz := &gzipCache{fsys: fsys, m: map[string]*gzipEntry{}}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+func webHandler(fsys fs.FS) *staticHandler {
+	return &staticHandler{files: http.FileServerFS(fsys), gz: newGzipCache(fsys)}
+}
+
+// A staticHandler is [webHandler]'s answer.
+type staticHandler struct {
+	files http.Handler
+	gz    *gzipCache
+}
+
+func (s *staticHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cache-Control", "no-cache")
+	p := r.URL.Path
+	if strings.HasSuffix(p, ".go") || strings.Contains(p, "/.") {
+		http.NotFound(w, r)
+		return
+	}
+	switch path.Ext(p) {
+	case ".wasm":
+		h.Set("Content-Type", "application/wasm")
+	case ".js", ".mjs":
+		h.Set("Content-Type", "text/javascript; charset=utf-8")
+	}
+	if e := s.gz.entry(strings.TrimPrefix(p, "/")); e != nil {
+		h.Set("Vary", "Accept-Encoding")
+		if e.ok && e.br != nil && accepts(r, "br") {
+			serveEncoded(w, r, "br", e.brTag, e.br)
 			return
 		}
-		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Cache-Control", "no-cache")
-		p := r.URL.Path
-		if strings.HasSuffix(p, ".go") || strings.Contains(p, "/.") {
-			http.NotFound(w, r)
+		if e.ok && accepts(r, "gzip") {
+			serveEncoded(w, r, "gzip", e.gzTag, e.data)
 			return
 		}
-		switch path.Ext(p) {
-		case ".wasm":
-			h.Set("Content-Type", "application/wasm")
-		case ".js", ".mjs":
-			h.Set("Content-Type", "text/javascript; charset=utf-8")
+		if e.ok {
+			h.Set("ETag", e.tag) // the file server answers If-None-Match with it
 		}
-		if ext := path.Ext(p); ext == ".wasm" || ext == ".js" || ext == ".mjs" {
-			e := gz.entry(strings.TrimPrefix(p, "/"))
-			h.Set("Vary", "Accept-Encoding")
-			if e.ok && e.br != nil && accepts(r, "br") {
-				serveEncoded(w, r, "br", e.brTag, e.br)
-				return
-			}
-			if e.ok && accepts(r, "gzip") {
-				serveEncoded(w, r, "gzip", e.gzTag, e.data)
-				return
-			}
-			if e.ok {
-				h.Set("ETag", e.tag) // the file server answers If-None-Match with it
-			}
-		}
-		files.ServeHTTP(w, r)
-	})
+	}
+	s.files.ServeHTTP(w, r)
 }
 
 // serveEncoded answers with data, the file in the given content coding,
@@ -122,11 +127,30 @@ func accepts(r *http.Request, coding string) bool {
 }
 
 // gzipCache holds gzip-compressed copies of embedded files. The embedded
-// FS never changes, so an entry is computed once.
+// FS never changes, so an entry is computed once. Its entries are made at
+// start, one per compressible file of the FS, and a name of no file has
+// none: requests for missing names (each made an entry before) cannot
+// grow it.
 type gzipCache struct {
 	fsys fs.FS
-	mu   sync.Mutex
-	m    map[string]*gzipEntry
+	m    map[string]*gzipEntry // read-only after newGzipCache
+}
+
+// compressible reports whether a file named name goes out compressed.
+func compressible(name string) bool {
+	ext := path.Ext(name)
+	return ext == ".wasm" || ext == ".js" || ext == ".mjs"
+}
+
+func newGzipCache(fsys fs.FS) *gzipCache {
+	c := &gzipCache{fsys: fsys, m: map[string]*gzipEntry{}}
+	fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && compressible(name) {
+			c.m[name] = &gzipEntry{}
+		}
+		return nil
+	})
+	return c
 }
 
 type gzipEntry struct {
@@ -159,15 +183,13 @@ func etagMatch(header, tag string) bool {
 	return false
 }
 
-// entry returns name's compressed copy and ETags, computed once.
+// entry returns name's compressed copy and ETags, computed once; nil for a
+// name that is not a compressible file of the FS.
 func (c *gzipCache) entry(name string) *gzipEntry {
-	c.mu.Lock()
 	e := c.m[name]
 	if e == nil {
-		e = &gzipEntry{}
-		c.m[name] = e
+		return nil
 	}
-	c.mu.Unlock()
 	e.once.Do(func() {
 		raw, err := fs.ReadFile(c.fsys, name)
 		if err != nil {
