@@ -45,6 +45,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/net/netutil"
+
 	"github.com/mcphost/mcphost/bridge"
 	"github.com/mcphost/mcphost/cmd/mcphost/internal/docserver"
 	"github.com/mcphost/mcphost/cmd/mcphost/internal/figures"
@@ -128,7 +130,24 @@ type config struct {
 	killGrace    time.Duration
 	sseRetry     time.Duration
 	relayTimeout time.Duration // 0: bridge.DefaultRelayTimeout
+
+	// Plain HTTP (the page's files, /figures, refusals and diagnoses;
+	// WebSockets once upgraded are not plain HTTP). Not flags: the
+	// defaults are the bounds README.md's Security section lists.
+	httpIdle      time.Duration // a keep-alive connection idle this long is closed
+	httpDeadline  time.Duration // reading a request and writing its response, for the files and /figures
+	plainConns    int           // connections accepted at once, besides -max-conns
+	shutdownGrace time.Duration // what shutdown waits for requests and sessions to end
+	webFS         fs.FS         // the page's files (nil: web.FS)
 }
+
+// The plain HTTP bounds' defaults: see config.
+const (
+	defaultHTTPIdle      = time.Minute
+	defaultHTTPDeadline  = time.Minute
+	defaultPlainConns    = 256
+	defaultShutdownGrace = 5 * time.Second
+)
 
 type multiFlag []string
 
@@ -189,7 +208,8 @@ func (s *sizeFlag) Set(v string) error {
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	cfg := &config{readLimit: bridge.DefaultReadLimit, maxRequest: defaultMaxRequest, maxQueue: bridge.DefaultMaxQueue,
-		pollInterval: 500 * time.Millisecond, killGrace: time.Second, sseRetry: 500 * time.Millisecond}
+		pollInterval: 500 * time.Millisecond, killGrace: time.Second, sseRetry: 500 * time.Millisecond,
+		httpIdle: defaultHTTPIdle, httpDeadline: defaultHTTPDeadline, plainConns: defaultPlainConns, shutdownGrace: defaultShutdownGrace}
 	fs := flag.NewFlagSet("mcphost", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on; loopback by default (port 0 picks a free port)")
@@ -200,7 +220,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.Var(&cfg.origins, "origin", "also allow WebSocket connections from pages at origins matching `PATTERN` (repeatable):\nscheme://host[:port] matches that scheme only (http://localhost:5173, http://127.0.0.1:*),\nhost[:port] any scheme (*.example.com); no path or trailing slash; * is the wildcard;\nthe same origin (scheme and host) is always allowed, \"null\" never")
 	fs.StringVar(&cfg.tokenFile, "token-file", "", "require a token: each line of `FILE` is \"token team1,team2\" (\"*\" = every team);\nclients offer the subprotocol \"mcp.token.<token>\" next to \"mcp\"; documents are scoped to the teams")
 	fs.IntVar(&cfg.pageSize, "page-size", 50, "resources/list page size of the documents server (`N`)")
-	fs.IntVar(&cfg.maxConns, "max-conns", 64, "refuse WebSocket connections past `N` concurrent ones with 503")
+	fs.IntVar(&cfg.maxConns, "max-conns", 64, "refuse WebSocket connections past `N` concurrent ones with 503;\nN + 256 connections of any kind are accepted at once (the rest wait)")
 	fs.Var(&cfg.readLimit, "read-limit", "gateway: largest message accepted from either side, in `BYTES` (e.g. 1048576, 64MiB)")
 	fs.Var(&cfg.maxRequest, "max-request", "documents server: largest message accepted from a client, in `BYTES`;\na larger one closes the connection with 1009")
 	fs.Var(&cfg.maxQueue, "max-queue", "most `BYTES` waiting to be sent to one client (or one frame of any size); a write that\nfinds no room waits, and a client that keeps it full for -write-timeout is disconnected")
@@ -338,7 +358,9 @@ func main() {
 
 // run serves until ctx ends, then shuts down: the HTTP server stops
 // accepting, every WebSocket session is closed (gateways kill their
-// children), and run returns. ready, when set, receives the bound address.
+// children), plain requests still running after cfg.shutdownGrace are cut
+// off, and run returns nil (an error only when serving failed). ready, when
+// set, receives the bound address.
 func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, ready chan<- string) error {
 	var figuresToken string
 	if cfg.figuresToken != "" {
@@ -422,9 +444,13 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 	// for the same principal as /mcp, behind the same checks (bridge.RelayDoor).
 	mux.Handle("/mcp/read-resource/{channel}", bridge.RelayDoor(endpoint))
 	if !cfg.noWeb {
-		mux.Handle("/", webHandler(web.FS))
+		webFS := cfg.webFS
+		if webFS == nil {
+			webFS = web.FS
+		}
+		mux.Handle("/", withDeadline(cfg.httpDeadline, webHandler(webFS)))
 		if docs != nil {
-			mux.Handle("/figures", docs.FiguresHandler(figuresToken))
+			mux.Handle("/figures", withDeadline(cfg.httpDeadline, docs.FiguresHandler(figuresToken)))
 		}
 	}
 	ln, err := net.Listen("tcp", cfg.addr)
@@ -452,30 +478,60 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 	if ready != nil {
 		ready <- host
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	// IdleTimeout closes keep-alive connections nobody uses (a hijacked
+	// WebSocket is no longer the server's, so it is unaffected); the
+	// listener accepts at most -max-conns WebSockets plus plainConns
+	// connections at once (the rest wait in the kernel's backlog).
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: cfg.httpIdle,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(netutil.LimitListener(ln, cfg.maxConns+cfg.plainConns)) }()
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
 	log.Info("mcphost: shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownGrace)
 	defer cancel()
-	err = srv.Shutdown(sctx)
-	cancelSessions()
-	done := make(chan struct{})
+	// Sessions close while Shutdown waits for the plain requests.
 	sessMu.Lock()
 	sessClosed = true
 	sessMu.Unlock()
+	cancelSessions()
+	done := make(chan struct{})
 	go func() { sessions.Wait(); close(done) }()
+	if err := srv.Shutdown(sctx); err != nil {
+		// Requests still running at the deadline (a client reading a file
+		// slowly): their connections are closed; the shutdown completes.
+		srv.Close()
+		log.Warn("mcphost: HTTP requests still running at the shutdown deadline were cut off", "grace", cfg.shutdownGrace)
+	}
 	select {
 	case <-done:
 	case <-sctx.Done():
-		log.Warn("mcphost: sessions still closing at shutdown deadline")
 	}
-	return err
+	select {
+	case <-done:
+	default:
+		log.Warn("mcphost: WebSocket sessions still closing at the shutdown deadline", "grace", cfg.shutdownGrace)
+	}
+	return nil
+}
+
+// withDeadline bounds a plain HTTP exchange: reading the request and
+// writing the response must be done within d of the handler's start, or the
+// connection is closed (a client that reads a file slowly, or not at all,
+// holds it no longer). The server clears both deadlines before the
+// connection's next request, and on a hijack.
+func withDeadline(d time.Duration, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		t := time.Now().Add(d)
+		rc.SetReadDeadline(t)
+		rc.SetWriteDeadline(t)
+		h.ServeHTTP(w, r)
+	})
 }
 
 // checkListener refuses a listener that is not loopback with neither a
