@@ -38,6 +38,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strconv"
 	"strings"
@@ -251,6 +252,21 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q (quote the -stdio command)", fs.Args())
 	}
+	// A flag given an empty value (-stdio "$UNSET_VAR") is a mistake, not
+	// the flag left out: -stdio '' would serve the sample documents in
+	// place of a gateway, -token-file '' would require no token.
+	var empty *flag.Flag
+	fs.Visit(func(f *flag.Flag) {
+		if _, ok := emptyMeans[f.Name]; ok && empty == nil && strings.TrimSpace(f.Value.String()) == "" {
+			empty = f
+		}
+	})
+	if empty != nil {
+		return nil, fmt.Errorf("-%s is empty (an unset variable?): %s", empty.Name, emptyMeans[empty.Name])
+	}
+	if err := checkAddr(cfg.addr); err != nil {
+		return nil, err
+	}
 	if cfg.stdio != "" || cfg.upstream != "" {
 		// The figures and the gate are the documents server's: a gateway
 		// records nothing, so asking for them is a mistake worth saying.
@@ -281,20 +297,32 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("-max-conns must be positive, got %d", cfg.maxConns)
 	case cfg.writeTimeout <= 0:
 		return nil, fmt.Errorf("-write-timeout must be positive, got %v", cfg.writeTimeout)
+	case cfg.writeTimeout < time.Second:
+		return nil, fmt.Errorf("-write-timeout must be at least 1s (every client slower than it to take a frame is disconnected), got %v", cfg.writeTimeout)
 	case cfg.firstTimeout < 0:
 		return nil, fmt.Errorf("-first-request-timeout must be positive or 0 (never), got %v", cfg.firstTimeout)
+	case cfg.firstTimeout > 0 && cfg.firstTimeout < 100*time.Millisecond:
+		return nil, fmt.Errorf("-first-request-timeout must be at least 100ms, or 0 (never), got %v", cfg.firstTimeout)
 	case cfg.idleTimeout < 0:
 		return nil, fmt.Errorf("-idle-timeout must be positive or 0 (never), got %v", cfg.idleTimeout)
+	case cfg.idleTimeout > 0 && cfg.idleTimeout < time.Second:
+		return nil, fmt.Errorf("-idle-timeout must be at least 1s, or 0 (never), got %v", cfg.idleTimeout)
 	case cfg.childLogRate <= 0:
 		return nil, fmt.Errorf("-child-log-rate must be positive, got %d", cfg.childLogRate)
 	case cfg.pingInterval < 0:
 		return nil, fmt.Errorf("-ping-interval must be positive or 0 (off), got %v", cfg.pingInterval)
+	case cfg.pingInterval > 0 && cfg.pingInterval < 100*time.Millisecond:
+		return nil, fmt.Errorf("-ping-interval must be at least 100ms, or 0 (off), got %v", cfg.pingInterval)
 	case cfg.startTimeout <= 0:
 		return nil, fmt.Errorf("-start-timeout must be positive, got %v", cfg.startTimeout)
+	case cfg.startTimeout < 100*time.Millisecond:
+		return nil, fmt.Errorf("-start-timeout must be at least 100ms, got %v", cfg.startTimeout)
 	case cfg.gateWindow <= 0:
 		return nil, fmt.Errorf("-gate-window must be a positive duration (e.g. 720h), got %v", cfg.gateWindow)
 	case cfg.gateEvery <= 0:
 		return nil, fmt.Errorf("-gate-every must be a positive duration (e.g. 1h), got %v", cfg.gateEvery)
+	case cfg.gateEvery < time.Second:
+		return nil, fmt.Errorf("-gate-every must be at least 1s (e.g. 1h), got %v", cfg.gateEvery)
 	case !(cfg.gateReach > 0 && cfg.gateReach <= 1):
 		return nil, fmt.Errorf("-gate-reach must be a fraction in (0, 1], got %v", cfg.gateReach)
 	case !(cfg.gateDuplicates >= 0 && cfg.gateDuplicates <= 1):
@@ -332,7 +360,43 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 			return nil, fmt.Errorf("-upstream must be an http:// or https:// URL, got %q", cfg.upstream)
 		}
 	}
+	if cfg.stdio != "" {
+		// Each connection runs the command: one that cannot run would
+		// fail every connection, so it is found at start.
+		argv, err := gateway.SplitCommand(cfg.stdio)
+		if err != nil {
+			return nil, fmt.Errorf("-stdio %q: %w", cfg.stdio, err)
+		}
+		if _, err := exec.LookPath(argv[0]); err != nil {
+			return nil, fmt.Errorf("-stdio %q: cannot run %q: %w", cfg.stdio, argv[0], err)
+		}
+	}
 	return cfg, nil
+}
+
+// emptyMeans says, for each flag whose value names something, what leaving
+// the flag out does: an empty value is refused with it.
+var emptyMeans = map[string]string{
+	"docs":          "give a folder, or leave -docs out to serve the sample documents embedded in the binary",
+	"stdio":         "give a command, or leave -stdio out (then /mcp is the documents server, not a gateway)",
+	"upstream":      "give an http:// or https:// URL, or leave -upstream out (then /mcp is the documents server, not a gateway)",
+	"token-file":    "give a file, or leave -token-file out (then no token is required)",
+	"figures":       "give a file, or leave -figures out (then the figures are kept in memory)",
+	"figures-token": "give a file, or leave -figures-token out (then /figures is served to loopback peers only)",
+	"addr":          "give host:port such as 127.0.0.1:8080, or leave -addr out for 127.0.0.1:8080",
+}
+
+// checkAddr checks -addr: host:port, the host optional (all addresses),
+// the port a number or a service name (0 picks a free port).
+func checkAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		_, err = net.LookupPort("tcp", port)
+	}
+	if err != nil {
+		return fmt.Errorf("-addr %q: %v; want host:port such as 127.0.0.1:8080 (port 0 picks a free port)", addr, err)
+	}
+	return nil
 }
 
 func main() {

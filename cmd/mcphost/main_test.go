@@ -258,6 +258,55 @@ func TestFlagValidation(t *testing.T) {
 	}
 }
 
+// TestFlagValuesChecked: a flag given an empty value is refused, not taken
+// as left out (-stdio "$UNSET_VAR" used to serve the sample documents in
+// place of a gateway); -addr is checked as host:port, the -stdio command is
+// found at start, and durations below a sane minimum are refused; every
+// refusal names the flag.
+func TestFlagValuesChecked(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		args []string
+		err  string // "" = accepted
+	}{
+		{[]string{"-stdio", ""}, "-stdio is empty"},
+		{[]string{"-stdio", "  "}, "-stdio is empty"},
+		{[]string{"-upstream", ""}, "-upstream is empty"},
+		{[]string{"-docs", ""}, "-docs is empty"},
+		{[]string{"-token-file", ""}, "-token-file is empty"},
+		{[]string{"-figures", ""}, "-figures is empty"},
+		{[]string{"-no-web=false", "-figures-token", ""}, "-figures-token is empty"},
+		{[]string{"-addr", ""}, "-addr is empty"},
+		{[]string{"-resource-blind", ""}, ""}, // no names: the override off
+		{[]string{"-addr", "foo"}, `-addr "foo": address foo: missing port in address; want host:port`},
+		{[]string{"-addr", "127.0.0.1:99999"}, `-addr "127.0.0.1:99999"`},
+		{[]string{"-addr", "127.0.0.1:no-such-service"}, `-addr "127.0.0.1:no-such-service"`},
+		{[]string{"-addr", ":0"}, ""},
+		{[]string{"-addr", "[::1]:0"}, ""},
+		{[]string{"-stdio", "/nonexistent/x --flag"}, `-stdio "/nonexistent/x --flag": cannot run "/nonexistent/x"`},
+		{[]string{"-stdio", "no-such-command-mcphost-test"}, `cannot run "no-such-command-mcphost-test"`},
+		{[]string{"-stdio", `"unterminated`}, "-stdio"},
+		{[]string{"-stdio", "cat -u"}, ""},
+		{[]string{"-write-timeout", "1ns"}, "-write-timeout must be at least 1s"},
+		{[]string{"-write-timeout", "1s"}, ""},
+		{[]string{"-idle-timeout", "1ns"}, "-idle-timeout must be at least 1s, or 0"},
+		{[]string{"-idle-timeout", "0"}, ""},
+		{[]string{"-first-request-timeout", "1ns"}, "-first-request-timeout must be at least 100ms"},
+		{[]string{"-ping-interval", "1ns"}, "-ping-interval must be at least 100ms"},
+		{[]string{"-start-timeout", "1ns"}, "-start-timeout must be at least 100ms"},
+		{[]string{"-gate-every", "1ns"}, "-gate-every must be at least 1s"},
+	}
+	for _, tc := range cases {
+		_, err := parseFlags(tc.args, io.Discard)
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%q refused: %v", tc.args, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%q: %v; want an error containing %q", tc.args, err, tc.err)
+		}
+	}
+}
+
 // TestNonLoopbackListener: a listener that is not loopback needs
 // -allowed-hosts or -token-file (DNS rebinding); loopback needs neither.
 func TestNonLoopbackListener(t *testing.T) {
