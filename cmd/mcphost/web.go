@@ -43,12 +43,16 @@ const contentSecurityPolicy = "default-src 'self'; " +
 // from the HTTP cache lets Chromium reuse the code it compiled from it
 // (its wasm code cache), so a second visit skips most of the compile;
 // without a validator every load was a full download and compile.
+//
+// A folder is served only as its index.html: one without (web/test/,
+// web/mention/) is 404, never a listing of its files.
 func webHandler(fsys fs.FS) *staticHandler {
-	return &staticHandler{files: http.FileServerFS(fsys), gz: newGzipCache(fsys)}
+	return &staticHandler{fsys: fsys, files: http.FileServerFS(fsys), gz: newGzipCache(fsys)}
 }
 
 // A staticHandler is [webHandler]'s answer.
 type staticHandler struct {
+	fsys  fs.FS
 	files http.Handler
 	gz    *gzipCache
 }
@@ -70,6 +74,13 @@ func (s *staticHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasSuffix(p, ".go") || strings.Contains(p, "/.") {
 		http.NotFound(w, r)
 		return
+	}
+	if strings.HasSuffix(p, "/") {
+		// The file server would list a folder without index.html.
+		if _, err := fs.Stat(s.fsys, path.Join(".", p, "index.html")); err != nil {
+			http.NotFound(w, r)
+			return
+		}
 	}
 	switch path.Ext(p) {
 	case ".wasm":

@@ -71,3 +71,48 @@ func TestStaticCacheBoundedByFiles(t *testing.T) {
 		}
 	}
 }
+
+// A folder is served as its index.html or not at all: GET /test/ used to
+// list the test page's files and /mention/ the picker's modules. The files
+// themselves are still served (e2e loads /test/api.html from mcphost).
+func TestNoDirectoryListings(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.noWeb = false
+	host, _ := startServer(t, cfg)
+	for p, want := range map[string]int{
+		"/": 200, "/test/": 404, "/test": 404, "/mention/": 404, "/mention": 404, "/test/api.html": 200,
+		"/mention/list.js": 200, "/mcphost.js": 200, "/test/?C=M;O=D": 404, "/nope/": 404,
+	} {
+		resp, err := http.Get("http://" + host + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("GET %s: %d, want %d", p, resp.StatusCode, want)
+		}
+		if want == 404 && (strings.Contains(string(body), "<a href") || strings.Contains(string(body), ".js")) {
+			t.Errorf("GET %s lists files: %.200s", p, body)
+		}
+	}
+
+	// A folder with an index.html is served as it.
+	srv := httptest.NewServer(webHandler(fstest.MapFS{
+		"docs/index.html": {Data: []byte("docs index")},
+		"docs/a.js":       {Data: []byte("export {}")},
+	}))
+	t.Cleanup(srv.Close)
+	for p, want := range map[string]string{"/docs/": "docs index", "/": "404 page not found\n"} {
+		resp, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(body) != want {
+			t.Errorf("GET %s: %d %q, want %q", p, resp.StatusCode, body, want)
+		}
+	}
+}
