@@ -22,6 +22,10 @@ import (
 // that does not read it keeps its response unfinished.
 const bigFile = 32 << 20
 
+// steadyFile is read by a slow but steady client, past the deadline; more
+// than loopback's socket buffers hold, so the server's writes wait for it.
+const steadyFile = 24 << 20
+
 // plainConfig is a documents server with the page on, its files fsys, and
 // short plain HTTP bounds.
 func plainConfig(t *testing.T) *config {
@@ -30,6 +34,7 @@ func plainConfig(t *testing.T) *config {
 	cfg.webFS = fstest.MapFS{
 		"index.html": {Data: []byte("<!doctype html><title>t</title>")},
 		"big.bin":    {Data: make([]byte, bigFile)},
+		"steady.bin": {Data: make([]byte, steadyFile)},
 	}
 	cfg.httpIdle = 300 * time.Millisecond
 	cfg.httpDeadline = 500 * time.Millisecond
@@ -102,6 +107,30 @@ func TestPlainHTTPBounded(t *testing.T) {
 		}
 		if strings.Contains(logs.String(), "panic") {
 			t.Errorf("log: %s", logs)
+		}
+	})
+	t.Run("slow but steady reader", func(t *testing.T) {
+		t.Parallel()
+		host, _ := startServer(t, plainConfig(t))
+		c := rawGET(t, host, "/steady.bin")
+		// 2 MB every 100 ms: the whole file takes over twice the
+		// deadline, each write far less.
+		start := time.Now()
+		var got int64
+		buf := make([]byte, 64<<10)
+		for {
+			c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			n, err := io.ReadFull(c, buf[:min(len(buf), 2<<20)])
+			got += int64(n)
+			if err != nil {
+				break
+			}
+			if got%(2<<20) < int64(len(buf)) {
+				time.Sleep(100 * time.Millisecond)
+			}
+		}
+		if got < steadyFile || time.Since(start) < time.Second {
+			t.Fatalf("the steady reader got %d of %d bytes in %v", got, steadyFile, time.Since(start))
 		}
 	})
 	t.Run("cap", func(t *testing.T) {

@@ -583,20 +583,38 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 	return nil
 }
 
-// withDeadline bounds a plain HTTP exchange: reading the request and
-// writing the response must be done within d of the handler's start, or the
-// connection is closed (a client that reads a file slowly, or not at all,
-// holds it no longer). The server clears both deadlines before the
-// connection's next request, and on a hijack.
+// withDeadline bounds a plain HTTP exchange by its progress: the request
+// must be read within d, and each write of the response (the file server
+// writes 32 KB at a time) must be taken by the client within d, or the
+// connection is closed. A client that stops reading a file holds its
+// connection no longer than d; one on a slow link that keeps reading gets
+// the whole module however long that takes (a total deadline would cut
+// off the 1.4 MB module on a link under 190 kbit/s). The server clears
+// both deadlines before the connection's next request, and on a hijack.
 func withDeadline(d time.Duration, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
 		t := time.Now().Add(d)
 		rc.SetReadDeadline(t)
 		rc.SetWriteDeadline(t)
-		h.ServeHTTP(w, r)
+		h.ServeHTTP(&progressWriter{ResponseWriter: w, rc: rc, d: d}, r)
 	})
 }
+
+// A progressWriter moves the write deadline d ahead of each write.
+type progressWriter struct {
+	http.ResponseWriter
+	rc *http.ResponseController
+	d  time.Duration
+}
+
+func (w *progressWriter) Write(p []byte) (int, error) {
+	w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	return w.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *progressWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // checkListener refuses a listener that is not loopback with neither a
 // token file nor -allowed-hosts: any web page could then reach /mcp by DNS
