@@ -116,8 +116,17 @@ func serveEncoded(w http.ResponseWriter, r *http.Request, coding, tag string, da
 		return
 	}
 	h.Set("Content-Length", strconv.Itoa(len(data)))
-	if r.Method == http.MethodGet {
-		w.Write(data)
+	if r.Method != http.MethodGet {
+		return
+	}
+	// In pieces, as the file server writes: the write deadline moves with
+	// each (withDeadline), so a slow link that keeps reading gets it all.
+	for len(data) > 0 {
+		n := min(len(data), 32<<10)
+		if _, err := w.Write(data[:n]); err != nil {
+			return
+		}
+		data = data[n:]
 	}
 }
 
