@@ -21,9 +21,10 @@ import (
 // would. reply returns the raw frames to send back for one request (nil: no
 // answer).
 type scripted struct {
-	version string
-	caps    string
-	reply   func(c *bridge.Conn, id json.RawMessage, method string, params json.RawMessage) []string
+	version   string
+	caps      string
+	readLimit int64 // 0: bridge.DefaultReadLimit
+	reply     func(c *bridge.Conn, id json.RawMessage, method string, params json.RawMessage) []string
 
 	mu   sync.Mutex
 	seen []string // methods received, in order
@@ -57,7 +58,7 @@ func startScripted(t *testing.T, p *scripted) string {
 		p.caps = `{"resources":{"subscribe":true,"listChanged":true},"completions":{},"tools":{}}`
 	}
 	p.errs = make(chan error, 16)
-	return serve(t, bridge.Endpoint(nil, func(ctx context.Context, c *bridge.Conn) {
+	return serve(t, bridge.Endpoint(&bridge.EndpointOptions{ReadLimit: p.readLimit}, func(ctx context.Context, c *bridge.Conn) {
 		for {
 			data, err := c.ReadRaw(ctx)
 			if err != nil {
@@ -657,28 +658,10 @@ func TestEndlessListingStopsAtTheDefaultBound(t *testing.T) {
 // was, so the page can tell the cause from a random loss.
 func TestOversizedRequestSaysItsSize(t *testing.T) {
 	const limit = 1 << 20
-	url := serve(t, bridge.Endpoint(&bridge.EndpointOptions{ReadLimit: limit}, func(ctx context.Context, c *bridge.Conn) {
-		for {
-			data, err := c.ReadRaw(ctx)
-			if err != nil {
-				return
-			}
-			var m struct {
-				ID     json.RawMessage `json:"id"`
-				Method string          `json:"method"`
-			}
-			if json.Unmarshal(data, &m) != nil || m.ID == nil {
-				continue
-			}
-			out := result(m.ID, `{"content":[]}`)
-			if m.Method == "initialize" {
-				out = result(m.ID, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"small","version":"0"}}`)
-			}
-			if c.WriteRaw(ctx, []byte(out)) != nil {
-				return
-			}
-		}
-	}))
+	url := startScripted(t, &scripted{caps: `{"tools":{}}`, readLimit: limit,
+		reply: func(c *bridge.Conn, id json.RawMessage, method string, params json.RawMessage) []string {
+			return []string{result(id, `{"content":[]}`)}
+		}})
 	s := dial(t, url, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
