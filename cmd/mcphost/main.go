@@ -494,12 +494,17 @@ func run(ctx context.Context, cfg *config, log *slog.Logger, stdout io.Writer, r
 		}
 		return !sessClosed
 	}
-	endpoint := bridge.Endpoint(opts, func(_ context.Context, c *bridge.Conn) {
+	endpoint := bridge.Endpoint(opts, func(ctx context.Context, c *bridge.Conn) {
 		if !track() {
 			return
 		}
 		defer sessions.Done()
-		serve(sessCtx, c, ps.Lookup(c.Principal()))
+		// Either ends the session: the caller's ctx (the relay door
+		// cancels it to let its source go) or the shutdown.
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(sessCtx, cancel)()
+		serve(ctx, c, ps.Lookup(c.Principal()))
 	})
 
 	mux := http.NewServeMux()

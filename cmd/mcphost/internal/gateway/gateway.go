@@ -57,27 +57,64 @@ type pump struct {
 
 	mu      sync.Mutex
 	pending map[jsonrpc.ID]string // browser requests without an answer yet → method
+
+	writes sync.WaitGroup // upstream writes under way
 }
 
-// run relays until either side ends or ctx is done, then closes both sides.
+// run relays until either side ends or ctx is done, then closes both sides
+// and waits for every upstream write. The browser's end counts even while
+// nothing reads it (an idle timeout, a slow peer, a write that failed): the
+// session ends with the connection, however long the upstream holds a
+// request or a child leaves its stdin unread, since closing the upstream
+// cancels its requests (Streamable HTTP) or closes the child's stdin.
 func (p *pump) run(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); defer cancel(); p.down(ctx) }()
-	go func() { defer wg.Done(); defer cancel(); p.upward(ctx) }()
-	<-ctx.Done()
-	// Unblock both loops: the browser Read and the upstream Read.
+	go func() { defer wg.Done(); defer cancel(); p.upward(ctx, cancel) }()
+	select {
+	case <-ctx.Done():
+	case <-p.browser.Done():
+	}
+	cancel()
+	// Unblock both loops and every write: the browser Read, the upstream
+	// Read, writes held by the upstream.
 	p.browser.Close()
 	p.up.Close()
 	wg.Wait()
+	p.writes.Wait()
 }
 
-// upward relays browser → upstream.
-func (p *pump) upward(ctx context.Context) {
-	var writes sync.WaitGroup
-	defer writes.Wait()
+// upward relays browser → upstream. Writes run off the read loop, so that
+// the browser's end is seen while the upstream has not taken a message:
+// one at a time in order on the serial writer, or (concurrent) each on its
+// own goroutine, at most maxInFlight at once; while that many are in
+// flight the loop reads nothing more (backpressure). The handshake
+// (initialize, notifications/initialized) is written in order before
+// anything read after it.
+func (p *pump) upward(ctx context.Context, cancel context.CancelFunc) {
+	serial := make(chan serialWrite)
+	p.writes.Add(1)
+	go func() {
+		defer p.writes.Done()
+		for {
+			select {
+			case w := <-serial:
+				ok := p.send(ctx, w.msg)
+				if w.done != nil {
+					w.done <- ok
+				}
+				if !ok {
+					cancel()
+					return
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
 	for {
 		msg, err := p.browser.Read(ctx)
 		if err != nil {
@@ -103,14 +140,34 @@ func (p *pump) upward(ctx context.Context) {
 			continue
 		}
 		if p.concurrent && !isHandshake(msg) {
-			writes.Add(1)
-			go func() { defer writes.Done(); p.send(ctx, msg) }()
+			p.writes.Add(1)
+			go func() { defer p.writes.Done(); p.send(ctx, msg) }()
 			continue
 		}
-		if !p.send(ctx, msg) {
+		w := serialWrite{msg: msg}
+		if p.concurrent {
+			w.done = make(chan bool, 1)
+		}
+		select {
+		case serial <- w:
+		case <-ctx.Done():
 			return
 		}
+		if w.done != nil {
+			select {
+			case <-w.done:
+			case <-ctx.Done():
+				return
+			}
+		}
 	}
+}
+
+// A serialWrite is a message for the serial writer; done, when set,
+// receives send's result.
+type serialWrite struct {
+	msg  jsonrpc.Message
+	done chan bool
 }
 
 func isHandshake(msg jsonrpc.Message) bool {

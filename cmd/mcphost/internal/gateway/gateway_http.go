@@ -199,13 +199,15 @@ func (u *httpUpstream) observe(msg jsonrpc.Message) {
 	}
 }
 
-// Close ends the session (go-sdk sends DELETE) and the standalone stream.
+// Close ends the session: it cancels every request in flight and the
+// standalone stream first (an upstream that holds a POST must not hold the
+// session), then go-sdk sends DELETE (under its own context, at most 5 s).
 func (u *httpUpstream) Close() error {
 	u.mu.Lock()
 	u.closed = true
 	u.mu.Unlock()
-	err := u.inner.Close()
 	u.cancel()
+	err := u.inner.Close()
 	u.wg.Wait()
 	return err
 }
