@@ -10,7 +10,7 @@
 //	mcphost [-addr 127.0.0.1:8080] [-docs DIR | -stdio "CMD ARGS" | -upstream URL [-upstream-header "K: V"]...]
 //	        [-origin PATTERN]... [-token-file FILE] [-page-size N] [-max-conns N] [-read-limit BYTES]
 //	        [-max-request BYTES] [-max-queue BYTES] [-write-timeout D] [-first-request-timeout D]
-//	        [-idle-timeout D] [-ping-interval D] [-start-timeout D] [-child-log-rate N]
+//	        [-idle-timeout D] [-ping-interval D] [-start-timeout D] [-child-log-rate N] [-max-upstream-requests N]
 //	        [-allowed-hosts NAMES] [-trusted-proxy CIDR]... [-resource-blind NAMES] [-no-web]
 //	        [-figures FILE] [-figures-token FILE] [-gate-window D] [-gate-reach R] [-gate-duplicates R]
 //	        [-gate-min-sessions N] [-gate-every D]
@@ -67,7 +67,7 @@ Usage:
   mcphost [-addr 127.0.0.1:8080] [-docs DIR | -stdio "CMD ARGS" | -upstream URL [-upstream-header "K: V"]...]
           [-origin PATTERN]... [-token-file FILE] [-page-size N] [-max-conns N] [-read-limit BYTES]
           [-max-request BYTES] [-max-queue BYTES] [-write-timeout D] [-first-request-timeout D]
-          [-idle-timeout D] [-ping-interval D] [-start-timeout D] [-child-log-rate N]
+          [-idle-timeout D] [-ping-interval D] [-start-timeout D] [-child-log-rate N] [-max-upstream-requests N]
           [-allowed-hosts NAMES] [-trusted-proxy CIDR]... [-resource-blind NAMES] [-no-web]
           [-figures FILE] [-figures-token FILE] [-gate-window D] [-gate-reach R] [-gate-duplicates R]
           [-gate-min-sessions N] [-gate-every D]
@@ -103,6 +103,7 @@ type config struct {
 	tokenFile     string
 	pageSize      int
 	maxConns      int
+	maxUpstream   int
 	readLimit     sizeFlag
 	maxRequest    sizeFlag
 	maxQueue      sizeFlag
@@ -222,6 +223,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.tokenFile, "token-file", "", "require a token: each line of `FILE` is \"token team1,team2\" (\"*\" = every team);\nclients offer the subprotocol \"mcp.token.<token>\" next to \"mcp\"; documents are scoped to the teams")
 	fs.IntVar(&cfg.pageSize, "page-size", 50, "resources/list page size of the documents server (`N`)")
 	fs.IntVar(&cfg.maxConns, "max-conns", 64, "refuse WebSocket connections past `N` concurrent ones with 503;\nN + 256 connections of any kind are accepted at once (the rest wait)")
+	fs.IntVar(&cfg.maxUpstream, "max-upstream-requests", gateway.DefaultMaxInFlight, "gateway -upstream: at most `N` requests of one WebSocket connection in flight upstream at once;\na request past it is not sent but answered at once with a retryable error (-32603, data.limit)")
 	fs.Var(&cfg.readLimit, "read-limit", "gateway: largest message accepted from either side, in `BYTES` (e.g. 1048576, 64MiB)")
 	fs.Var(&cfg.maxRequest, "max-request", "documents server: largest message accepted from a client, in `BYTES`;\na larger one closes the connection with 1009")
 	fs.Var(&cfg.maxQueue, "max-queue", "most `BYTES` waiting to be sent to one client (or one frame of any size); a write that\nfinds no room waits, and a client that keeps it full for -write-timeout is disconnected")
@@ -295,6 +297,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("-page-size must be positive, got %d", cfg.pageSize)
 	case cfg.maxConns <= 0:
 		return nil, fmt.Errorf("-max-conns must be positive, got %d", cfg.maxConns)
+	case cfg.maxUpstream <= 0:
+		return nil, fmt.Errorf("-max-upstream-requests must be positive, got %d", cfg.maxUpstream)
 	case cfg.writeTimeout <= 0:
 		return nil, fmt.Errorf("-write-timeout must be positive, got %v", cfg.writeTimeout)
 	case cfg.writeTimeout < time.Second:
@@ -723,8 +727,8 @@ func (cfg *config) mcpServe(ctx context.Context, log *slog.Logger) (func(context
 			}
 			h.Add(k, v)
 		}
-		g := &gateway.HTTP{URL: cfg.upstream, Header: h, ReadLimit: int64(cfg.readLimit),
-			Transport: http.DefaultTransport, Retry: cfg.sseRetry, Log: log}
+		g := &gateway.HTTP{URL: cfg.upstream, Header: h, ReadLimit: int64(cfg.readLimit), MaxInFlight: cfg.maxUpstream,
+			Transport: gateway.NewTransport(cfg.maxConns, cfg.maxUpstream), Retry: cfg.sseRetry, Log: log}
 		log.Info("mcphost: gateway to a Streamable HTTP server", "url", cfg.upstream)
 		return func(ctx context.Context, c *bridge.Conn, _ *docserver.Principal) { g.Serve(ctx, c) }, nil, func() {}, nil
 	}

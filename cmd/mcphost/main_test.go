@@ -128,6 +128,9 @@ func TestParseFlags(t *testing.T) {
 		{"bad upstream", []string{"-upstream", "ftp://x"}, "http:// or https://", nil},
 		{"bad read limit", []string{"-read-limit", "lots"}, "byte count", nil},
 		{"zero page size", []string{"-page-size", "0"}, "-page-size", nil},
+		{"upstream requests default", nil, "", func(c *config) bool { return c.maxUpstream == 32 }},
+		{"upstream requests", []string{"-max-upstream-requests", "5"}, "", func(c *config) bool { return c.maxUpstream == 5 }},
+		{"zero upstream requests", []string{"-max-upstream-requests", "0"}, "-max-upstream-requests must be positive, got 0", nil},
 		{"stray args", []string{"node", "x"}, "unexpected arguments", nil},
 	}
 	for _, tc := range cases {
@@ -160,7 +163,8 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 		"-page-size", "-max-conns", "-read-limit", "-resource-blind", "-no-web", "(default 64MiB)", "(default 50)", "(default 64)",
 		"-max-request", "(default 4MiB)", "-max-queue", "(default 8MiB)", "-write-timeout", "(default 30s)",
 		"-first-request-timeout", "(default 10s)", "-idle-timeout", "(default 2m0s)", "-child-log-rate", "(default 20)",
-		"-ping-interval", "(default 25s)", "-start-timeout", "(default 30s)", "-allowed-hosts", "-trusted-proxy"} {
+		"-ping-interval", "(default 25s)", "-start-timeout", "(default 30s)", "-allowed-hosts", "-trusted-proxy",
+		"-max-upstream-requests", "(default 32)"} {
 		if !strings.Contains(out.String(), f) {
 			t.Errorf("-h output does not mention %s", f)
 		}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -31,13 +32,27 @@ type holdingUpstream struct {
 	url        string
 	holdInit   bool // hold initialize too
 	held, gone chan struct{}
-	holding    atomic.Int64 // POSTs held right now
+	holding    atomic.Int64  // POSTs held right now
+	maxHeld    atomic.Int64  // most POSTs held at once
+	conns      atomic.Int64  // TCP connections open now
+	maxConns   atomic.Int64  // most TCP connections open at once
+	release    chan struct{} // closing it answers every held POST (and those after) with an empty result
+}
+
+func raiseMax(max *atomic.Int64, n int64) {
+	for {
+		m := max.Load()
+		if n <= m || max.CompareAndSwap(m, n) {
+			return
+		}
+	}
 }
 
 func newHoldingUpstream(t *testing.T, holdInit bool) *holdingUpstream {
 	t.Helper()
-	u := &holdingUpstream{holdInit: holdInit, held: make(chan struct{}, 10000), gone: make(chan struct{}, 10000)}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	u := &holdingUpstream{holdInit: holdInit, held: make(chan struct{}, 10000), gone: make(chan struct{}, 10000),
+		release: make(chan struct{})}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodGet:
 			w.WriteHeader(http.StatusMethodNotAllowed)
@@ -59,16 +74,28 @@ func newHoldingUpstream(t *testing.T, holdInit bool) *holdingUpstream {
 		case len(m.ID) == 0:
 			w.WriteHeader(http.StatusAccepted)
 		default:
-			u.holding.Add(1)
+			raiseMax(&u.maxHeld, u.holding.Add(1))
 			defer u.holding.Add(-1)
 			u.held <- struct{}{}
 			select {
 			case <-r.Context().Done():
 				u.gone <- struct{}{}
+			case <-u.release:
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{}}`)
 			case <-time.After(2 * time.Minute):
 			}
 		}
 	}))
+	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		switch st {
+		case http.StateNew:
+			raiseMax(&u.maxConns, u.conns.Add(1))
+		case http.StateClosed, http.StateHijacked:
+			u.conns.Add(-1)
+		}
+	}
+	srv.Start()
 	t.Cleanup(func() { srv.CloseClientConnections(); srv.Close() })
 	u.url = srv.URL
 	return u

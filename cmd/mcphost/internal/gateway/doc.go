@@ -12,7 +12,20 @@
 // cannot be reached, refuses a request, or ends, the request is answered
 // with a JSON-RPC error saying why (an upstream's own JSON-RPC error passes
 // intact; see Errors). A request the browser cancelled gets no answer.
-// Closing either side closes the other.
+// Closing either side closes the other: when the browser's connection ends
+// (it left, or its idle timeout or write deadline closed it) or the
+// caller's ctx ends (shutdown, the relay door letting its source go), the
+// session ends at once, whatever the upstream holds: its HTTP requests are
+// cancelled, a stdio child's stdin is closed and the child stopped. The
+// browser is still read while one message waits for the upstream to take
+// it (a child that leaves its stdin unread, a held POST), so its departure
+// is seen then too; past that, and while the upstream holds the handshake
+// (which nothing may overtake), at -idle-timeout at the latest.
+//
+// The requests of one connection in flight to a Streamable HTTP server are
+// bounded ([HTTP].MaxInFlight): one past the bound is not sent but answered
+// at once with -32603, data {"retryable":true,"limit":N}; the browser is
+// never left unread for it.
 //
 // A stdio server's stray output (a line that is not one JSON value, or is
 // over the read limit) is dropped and logged, never fatal; its stderr is

@@ -30,6 +30,7 @@ type failureData struct {
 	Reason     string `json:"reason,omitempty"`     // its body text, or the status text
 	Retryable  bool   `json:"retryable"`
 	Reconnect  bool   `json:"reconnect,omitempty"` // the upstream session is gone: the gateway closes the socket
+	Limit      int    `json:"limit,omitempty"`     // the bound a refused request met (requests in flight)
 }
 
 func (d failureData) raw() json.RawMessage {

@@ -55,8 +55,14 @@ type pump struct {
 	// meeting a closed socket.
 	ended atomic.Bool
 
-	mu      sync.Mutex
-	pending map[jsonrpc.ID]string // browser requests without an answer yet → method
+	// maxInFlight bounds the browser's requests in flight upstream at once
+	// (concurrent only; 0: no bound); see [HTTP].MaxInFlight.
+	maxInFlight int
+
+	mu       sync.Mutex
+	pending  map[jsonrpc.ID]string // browser requests without an answer yet → method
+	inFlight int                   // requests holding a slot of maxInFlight
+	held     map[jsonrpc.ID]int    // the requests holding them, by id
 
 	writes sync.WaitGroup // upstream writes under way
 }
@@ -136,16 +142,32 @@ func (p *pump) upward(ctx context.Context, cancel context.CancelFunc) {
 				p.answered(id)
 			}
 		}
+		req, _ := msg.(*jsonrpc.Request)
+		call := req != nil && req.IsCall() && p.concurrent && !isHandshake(msg)
+		if call && !p.acquire() {
+			if !p.refuse(ctx, req) {
+				return
+			}
+			continue
+		}
+		if call {
+			p.hold(req.ID) // until its answer comes down, or it fails or ends unanswered
+		}
 		if p.route != nil && p.route(msg) {
 			continue
 		}
-		if p.concurrent && !isHandshake(msg) {
+		if call {
 			p.writes.Add(1)
 			go func() { defer p.writes.Done(); p.send(ctx, msg) }()
 			continue
 		}
+		// In order on the serial writer: the handshake (waited for, so
+		// that nothing overtakes it), and with concurrent writes the
+		// notifications and answers (not waited for: they hold no
+		// request slot, and a cancellation or the answer to a server
+		// request must not wait behind calls).
 		w := serialWrite{msg: msg}
-		if p.concurrent {
+		if p.concurrent && isHandshake(msg) {
 			w.done = make(chan bool, 1)
 		}
 		select {
@@ -161,6 +183,60 @@ func (p *pump) upward(ctx context.Context, cancel context.CancelFunc) {
 			}
 		}
 	}
+}
+
+// acquire takes a request slot, reporting false when maxInFlight are
+// taken.
+func (p *pump) acquire() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.maxInFlight > 0 && p.inFlight >= p.maxInFlight {
+		return false
+	}
+	p.inFlight++
+	return true
+}
+
+// hold records that the answer to id (or its failure) releases a slot.
+func (p *pump) hold(id jsonrpc.ID) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held == nil {
+		p.held = map[jsonrpc.ID]int{}
+	}
+	p.held[id]++
+}
+
+// release gives back the slot id holds, if it holds one: its answer came
+// down, or it failed or ended without one.
+func (p *pump) release(id jsonrpc.ID) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch n := p.held[id]; n {
+	case 0:
+		return
+	case 1:
+		delete(p.held, id)
+	default:
+		p.held[id] = n - 1
+	}
+	p.inFlight--
+}
+
+// refuse answers a request that found every slot taken, at once and
+// without sending it: a gateway that stopped reading instead would leave
+// the browser's cancellations, its answers to the server's requests (which
+// the calls in flight may be waiting for) and its departure unread. It
+// reports false when the browser is gone.
+func (p *pump) refuse(ctx context.Context, req *jsonrpc.Request) bool {
+	p.answered(req.ID)
+	p.log.Warn("gateway: refused a request: too many in flight upstream", "method", req.Method, "limit", p.maxInFlight)
+	return p.browser.Write(ctx, &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{
+		Code: jsonrpc.CodeInternalError,
+		Message: fmt.Sprintf("mcphost gateway: %d requests of this connection are already in flight upstream "+
+			"(-max-upstream-requests); %s was not sent: retry once one has been answered", p.maxInFlight, req.Method),
+		Data: failureData{Retryable: true, Limit: p.maxInFlight}.raw(),
+	}}) == nil
 }
 
 // A serialWrite is a message for the serial writer; done, when set,
@@ -183,10 +259,13 @@ func (p *pump) send(ctx context.Context, msg jsonrpc.Message) bool {
 	if err == nil {
 		return true
 	}
+	req, ok := msg.(*jsonrpc.Request)
+	if ok && req.IsCall() {
+		p.release(req.ID) // no answer will come
+	}
 	if ctx.Err() != nil {
 		return false
 	}
-	req, ok := msg.(*jsonrpc.Request)
 	if !ok || !req.IsCall() {
 		p.log.Warn("gateway: could not deliver a message upstream", "kind", describeMsg(msg), "err", err)
 		return !errors.Is(err, io.ErrClosedPipe) && !errors.Is(err, mcp.ErrConnectionClosed)
@@ -262,6 +341,9 @@ func (p *pump) down(ctx context.Context) {
 			}
 			p.log.Warn("gateway: skipped an undecodable message from upstream", "err", err)
 			continue
+		}
+		if resp, ok := msg.(*jsonrpc.Response); ok {
+			p.release(resp.ID)
 		}
 		if resp, ok := msg.(*jsonrpc.Response); ok && !p.answered(resp.ID) {
 			// An answer to a request the browser cancelled (or that was

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"mime"
 	"net/http"
 	"sync"
@@ -28,9 +29,77 @@ type HTTP struct {
 	URL       string            // the server's MCP endpoint
 	Header    http.Header       // added to every request (-upstream-header)
 	ReadLimit int64             // largest message or server-sent event accepted, in bytes
-	Transport http.RoundTripper // nil means http.DefaultTransport
+	Transport http.RoundTripper // nil means one of its own: [NewTransport](0, MaxInFlight)
 	Retry     time.Duration     // first reconnect delay of the standalone stream
 	Log       *slog.Logger
+	// MaxInFlight bounds the requests of one connection in flight upstream
+	// at once (-max-upstream-requests), each from when it is sent until its
+	// answer comes back (a 2026-07-28 request until its POST ends): a
+	// request past it is not sent but answered at once with -32603, data
+	// {"retryable":true,"limit":N}. The gateway never stops reading the
+	// browser, so its cancellations, its answers to the server's requests
+	// and its departure always get through. Notifications and answers are
+	// sent one at a time, in order. 0 means [DefaultMaxInFlight].
+	MaxInFlight int
+
+	transportOnce sync.Once
+	transport     http.RoundTripper
+}
+
+// DefaultMaxInFlight is [HTTP].MaxInFlight's default: far more than an
+// MCP client keeps in flight (a browser's HTTP/1.1 fetches take 6 at once).
+const DefaultMaxInFlight = 32
+
+// ResponseHeaderTimeout is how long [NewTransport]'s transport waits for
+// an upstream's response headers: a request without them by then fails
+// (answered as the upstream's failure), so a server that never answers
+// cannot hold a request slot forever. It ends at the headers: an SSE
+// answer, a listen or the standalone GET stream then lasts as long as the
+// server sends it.
+const ResponseHeaderTimeout = 5 * time.Minute
+
+// NewTransport returns a transport for an HTTP gateway of its own, for at
+// most maxConns connections with maxInFlight requests each (0: the
+// default): http.DefaultTransport's settings (proxy from the environment,
+// dial and TLS handshake timeouts, HTTP/2 over TLS) with at most maxConns ×
+// (maxInFlight + 2) connections to one host (with HTTP/1.1 each request in
+// flight and each SSE stream takes one: a connection's requests, its
+// standalone stream and one notification; maxConns 0: no cap), idle
+// connections kept for one connection's requests, and
+// [ResponseHeaderTimeout].
+func NewTransport(maxConns, maxInFlight int) *http.Transport {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if ok {
+		t = t.Clone()
+	} else {
+		t = &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true,
+			TLSHandshakeTimeout: 10 * time.Second, IdleConnTimeout: 90 * time.Second}
+	}
+	if maxInFlight <= 0 {
+		maxInFlight = DefaultMaxInFlight
+	}
+	perConn := maxInFlight + 2
+	if maxConns > 0 && maxConns <= math.MaxInt32/perConn {
+		t.MaxConnsPerHost = maxConns * perConn
+	}
+	t.MaxIdleConnsPerHost = perConn
+	t.ResponseHeaderTimeout = ResponseHeaderTimeout
+	return t
+}
+
+func (g *HTTP) maxInFlight() int {
+	if g.MaxInFlight > 0 {
+		return g.MaxInFlight
+	}
+	return DefaultMaxInFlight
+}
+
+func (g *HTTP) roundTripper() http.RoundTripper {
+	if g.Transport != nil {
+		return g.Transport
+	}
+	g.transportOnce.Do(func() { g.transport = NewTransport(0, g.MaxInFlight) })
+	return g.transport
 }
 
 // Serve runs one connection until either side ends. Requests of the
@@ -49,7 +118,8 @@ func (g *HTTP) Serve(ctx context.Context, c *bridge.Conn) {
 		return
 	}
 	p := &pump{log: g.Log, browser: c, up: u, concurrent: true, terminal: func(error) bool { return true },
-		route: u.route, explain: u.explain, endReason: u.endReason}
+		route: u.route, explain: u.explain, endReason: u.endReason, maxInFlight: g.maxInFlight()}
+	u.ended = p.release
 	p.run(ctx)
 }
 
@@ -78,6 +148,7 @@ type httpUpstream struct {
 	modern  *http.Client // 2026-07-28 POSTs: the gateway's own, without go-sdk's session
 	tools   toolSchemas
 	endWhy  atomic.Pointer[string]
+	ended   func(jsonrpc.ID)           // a routed request ended (its slot, if still held, is free)
 	closed  bool                       // under mu: Close has begun
 	calls   map[jsonrpc.ID]*modernCall // under mu: 2026-07-28 requests in flight
 	answers map[jsonrpc.ID]*httpAnswer // under mu: legacy requests refused by HTTP status
@@ -91,10 +162,7 @@ type readResult struct {
 func (g *HTTP) connect(ctx context.Context) (*httpUpstream, error) {
 	u := &httpUpstream{g: g, incoming: make(chan readResult), extra: make(chan jsonrpc.Message), failed: make(chan error, 1)}
 	u.ctx, u.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	base := g.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
+	base := g.roundTripper()
 	u.client = &http.Client{Transport: &stampTransport{base: base, headers: g.Header, version: u.protocolVersion, u: u}}
 	u.modern = &http.Client{Transport: base}
 	u.calls, u.answers = map[jsonrpc.ID]*modernCall{}, map[jsonrpc.ID]*httpAnswer{}

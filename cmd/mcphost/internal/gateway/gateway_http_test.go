@@ -200,3 +200,26 @@ func dataOf(err error) string {
 	}
 	return ""
 }
+
+// TestNewTransport: the gateway's own transport caps connections to the
+// upstream and times response headers (never the streams after them),
+// keeping http.DefaultTransport's proxy, dial and TLS settings.
+func TestNewTransport(t *testing.T) {
+	t.Parallel()
+	tr := NewTransport(3, 5)
+	if tr.MaxConnsPerHost != 3*7 || tr.ResponseHeaderTimeout != ResponseHeaderTimeout || tr.MaxIdleConnsPerHost != 7 {
+		t.Fatalf("MaxConnsPerHost %d, ResponseHeaderTimeout %v, MaxIdleConnsPerHost %d", tr.MaxConnsPerHost, tr.ResponseHeaderTimeout, tr.MaxIdleConnsPerHost)
+	}
+	if tr.Proxy == nil || tr.DialContext == nil || tr.TLSHandshakeTimeout == 0 || !tr.ForceAttemptHTTP2 {
+		t.Fatal("http.DefaultTransport's settings are lost")
+	}
+	if tr == http.DefaultTransport {
+		t.Fatal("NewTransport returned http.DefaultTransport itself")
+	}
+	if n := NewTransport(0, 0).MaxConnsPerHost; n != 0 {
+		t.Fatalf("no connection cap: MaxConnsPerHost %d, want 0", n)
+	}
+	if n := NewTransport(1<<40, 1<<20).MaxConnsPerHost; n != 0 {
+		t.Fatalf("a cap past any count: MaxConnsPerHost %d, want 0 (none)", n)
+	}
+}

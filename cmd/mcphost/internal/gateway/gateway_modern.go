@@ -51,6 +51,7 @@ func (u *httpUpstream) route(msg jsonrpc.Message) bool {
 	if u.closed {
 		u.mu.Unlock()
 		cancel()
+		u.ended(req.ID)
 		return true
 	}
 	if prev, dup := u.calls[req.ID]; dup {
@@ -62,6 +63,7 @@ func (u *httpUpstream) route(msg jsonrpc.Message) bool {
 	u.mu.Unlock()
 	go func() {
 		defer u.wg.Done()
+		defer u.ended(req.ID)
 		defer cancel()
 		u.relayModern(ctx, req, version)
 		u.mu.Lock()
