@@ -45,7 +45,7 @@ func TestMaxUpstreamRequests(t *testing.T) {
 	for _, modern := range []bool{false, true} {
 		t.Run(map[bool]string{false: "2025-11-25", true: "2026-07-28"}[modern], func(t *testing.T) {
 			t.Parallel()
-			up := newHoldingUpstream(t, false)
+			up := newHoldingUpstream(t, "")
 			host, _ := startServer(t, testConfig(t, "-upstream", up.url, "-max-upstream-requests", fmt.Sprint(bound)))
 			r := mcptest.DialRaw(t, host, "")
 			call := func(id int) string { return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, id) }

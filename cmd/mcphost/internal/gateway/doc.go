@@ -17,10 +17,11 @@
 // caller's ctx ends (shutdown, the relay door letting its source go), the
 // session ends at once, whatever the upstream holds: its HTTP requests are
 // cancelled, a stdio child's stdin is closed and the child stopped. The
-// browser is still read while one message waits for the upstream to take
-// it (a child that leaves its stdin unread, a held POST), so its departure
-// is seen then too; past that, and while the upstream holds the handshake
-// (which nothing may overtake), at -idle-timeout at the latest.
+// browser is still read while the upstream does not take its messages (a
+// child that leaves its stdin unread, a held POST, even a held handshake,
+// which nothing may overtake), so its departure is seen then too, until 16
+// messages (1 MiB besides the first) wait; past that, at -idle-timeout at
+// the latest.
 //
 // The requests of one connection in flight to a Streamable HTTP server are
 // bounded ([HTTP].MaxInFlight): one past the bound is not sent but answered

@@ -93,14 +93,67 @@ func (p *pump) run(ctx context.Context) {
 	p.writes.Wait()
 }
 
-// upward relays browser → upstream. Writes run off the read loop, so that
-// the browser's end is seen while the upstream has not taken a message:
-// one at a time in order on the serial writer, or (concurrent) each on its
-// own goroutine, at most maxInFlight at once; while that many are in
-// flight the loop reads nothing more (backpressure). The handshake
-// (initialize, notifications/initialized) is written in order before
-// anything read after it.
+// upward relays browser → upstream. The read loop never waits for the
+// upstream: messages go in read order through a short queue (queueItems
+// messages, queueBytes bytes besides the first) to the dispatcher, so
+// that the browser's departure is seen while the upstream holds a message
+// (a child that leaves its stdin unread, a held POST); only a full queue
+// stops the reading. The dispatcher writes each request on its own
+// goroutine (concurrent; at most maxInFlight in flight, counted from the
+// read: a request past it is refused at once), everything else in order on
+// the serial writer, the handshake (initialize, notifications/initialized)
+// waited for, so that nothing overtakes it.
 func (p *pump) upward(ctx context.Context, cancel context.CancelFunc) {
+	q := newMsgQueue()
+	p.writes.Add(1)
+	go func() { defer p.writes.Done(); p.dispatch(ctx, cancel, q) }()
+	for {
+		msg, err := p.browser.Read(ctx)
+		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, bridge.ErrClosed) {
+				p.log.Info("gateway: browser side ended", "err", err)
+			}
+			return
+		}
+		req, _ := msg.(*jsonrpc.Request)
+		if req != nil && req.IsCall() {
+			p.mu.Lock()
+			if p.pending == nil {
+				p.pending = map[jsonrpc.ID]string{}
+			}
+			p.pending[req.ID] = req.Method
+			p.mu.Unlock()
+		} else if req != nil && req.Method == "notifications/cancelled" {
+			// The browser expects no answer to a request it cancelled.
+			if id, ok := cancelledID(req); ok {
+				p.answered(id)
+			}
+		}
+		if p.slotted(msg) {
+			if !p.acquire() {
+				if !p.refuse(ctx, req) {
+					return
+				}
+				continue
+			}
+			p.hold(req.ID) // until its answer comes down, or it fails or ends unanswered
+		}
+		if !q.push(ctx, msg) {
+			return
+		}
+	}
+}
+
+// slotted reports whether msg is a request that takes a slot of
+// maxInFlight: one written concurrently.
+func (p *pump) slotted(msg jsonrpc.Message) bool {
+	req, ok := msg.(*jsonrpc.Request)
+	return ok && req.IsCall() && p.concurrent && !isHandshake(msg)
+}
+
+// dispatch hands the browser's messages upstream in read order (see
+// upward).
+func (p *pump) dispatch(ctx context.Context, cancel context.CancelFunc, q *msgQueue) {
 	serial := make(chan serialWrite)
 	p.writes.Add(1)
 	go func() {
@@ -122,50 +175,21 @@ func (p *pump) upward(ctx context.Context, cancel context.CancelFunc) {
 		}
 	}()
 	for {
-		msg, err := p.browser.Read(ctx)
-		if err != nil {
-			if ctx.Err() == nil && !errors.Is(err, bridge.ErrClosed) {
-				p.log.Info("gateway: browser side ended", "err", err)
-			}
+		msg, ok := q.pop(ctx)
+		if !ok {
 			return
 		}
-		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-			p.mu.Lock()
-			if p.pending == nil {
-				p.pending = map[jsonrpc.ID]string{}
-			}
-			p.pending[req.ID] = req.Method
-			p.mu.Unlock()
-		} else if ok && req.Method == "notifications/cancelled" {
-			// The browser expects no answer to a request it cancelled.
-			if id, ok := cancelledID(req); ok {
-				p.answered(id)
-			}
-		}
-		req, _ := msg.(*jsonrpc.Request)
-		call := req != nil && req.IsCall() && p.concurrent && !isHandshake(msg)
-		if call && !p.acquire() {
-			if !p.refuse(ctx, req) {
-				return
-			}
-			continue
-		}
-		if call {
-			p.hold(req.ID) // until its answer comes down, or it fails or ends unanswered
-		}
 		if p.route != nil && p.route(msg) {
-			continue
+			continue // a routed request releases its slot when it ends
 		}
-		if call {
+		if p.slotted(msg) {
 			p.writes.Add(1)
 			go func() { defer p.writes.Done(); p.send(ctx, msg) }()
 			continue
 		}
-		// In order on the serial writer: the handshake (waited for, so
-		// that nothing overtakes it), and with concurrent writes the
-		// notifications and answers (not waited for: they hold no
-		// request slot, and a cancellation or the answer to a server
-		// request must not wait behind calls).
+		// Notifications and answers hold no slot and go in order, not
+		// waited for: a cancellation or the answer to a server request
+		// must not wait behind requests.
 		w := serialWrite{msg: msg}
 		if p.concurrent && isHandshake(msg) {
 			w.done = make(chan bool, 1)
@@ -183,6 +207,92 @@ func (p *pump) upward(ctx context.Context, cancel context.CancelFunc) {
 			}
 		}
 	}
+}
+
+// The bounds of upward's queue: a few messages, so that the browser's
+// departure is seen behind a held one, without holding more than one large
+// message (the first is always taken, whatever its size).
+const (
+	queueItems = 16
+	queueBytes = 1 << 20
+)
+
+// A msgQueue is upward's FIFO from the read loop to the dispatcher.
+type msgQueue struct {
+	mu    sync.Mutex
+	items []jsonrpc.Message
+	bytes int
+	ready chan struct{} // a message was pushed
+	room  chan struct{} // a message was popped
+}
+
+func newMsgQueue() *msgQueue {
+	return &msgQueue{ready: make(chan struct{}, 1), room: make(chan struct{}, 1)}
+}
+
+// push appends msg, waiting while the queue is full; false when ctx ended.
+func (q *msgQueue) push(ctx context.Context, msg jsonrpc.Message) bool {
+	n := msgSize(msg)
+	for {
+		q.mu.Lock()
+		if len(q.items) == 0 || len(q.items) < queueItems && q.bytes+n <= queueBytes {
+			q.items = append(q.items, msg)
+			q.bytes += n
+			q.mu.Unlock()
+			wake(q.ready)
+			return true
+		}
+		q.mu.Unlock()
+		select {
+		case <-q.room:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// pop takes the oldest message, waiting for one; false when ctx ended.
+func (q *msgQueue) pop(ctx context.Context) (jsonrpc.Message, bool) {
+	for {
+		q.mu.Lock()
+		if len(q.items) > 0 {
+			msg := q.items[0]
+			q.items[0] = nil
+			q.items = q.items[1:]
+			q.bytes -= msgSize(msg)
+			q.mu.Unlock()
+			wake(q.room)
+			return msg, true
+		}
+		q.mu.Unlock()
+		select {
+		case <-q.ready:
+		case <-ctx.Done():
+			return nil, false
+		}
+	}
+}
+
+func wake(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// msgSize is about how many bytes msg holds.
+func msgSize(msg jsonrpc.Message) int {
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		return 64 + len(m.Method) + len(m.Params)
+	case *jsonrpc.Response:
+		n := 64 + len(m.Result)
+		if we, ok := m.Error.(*jsonrpc.Error); ok {
+			n += len(we.Message) + len(we.Data)
+		}
+		return n
+	}
+	return 64
 }
 
 // acquire takes a request slot, reporting false when maxInFlight are
