@@ -3,6 +3,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
@@ -134,7 +135,7 @@ func waitChan(t *testing.T, c <-chan struct{}, d time.Duration, what string) {
 func TestHTTPGatewaySessionEndsWithBrowser(t *testing.T) {
 	t.Parallel()
 	for _, hold := range []string{"", "notifications"} {
-		t.Run(hold+" held", func(t *testing.T) {
+		t.Run(cmp.Or(hold, "request")+" held", func(t *testing.T) {
 			t.Parallel()
 			up := newHoldingUpstream(t, hold)
 			host, _ := startServer(t, testConfig(t, "-upstream", up.url, "-max-conns", "1"))
@@ -234,7 +235,7 @@ func TestStdioGatewaySessionEnds(t *testing.T) {
 func TestRelayDoorReleasesHeldSource(t *testing.T) {
 	t.Parallel()
 	for _, hold := range []string{"", "initialize"} {
-		t.Run(hold+" held", func(t *testing.T) {
+		t.Run(cmp.Or(hold, "request")+" held", func(t *testing.T) {
 			t.Parallel()
 			up := newHoldingUpstream(t, hold)
 			cfg := testConfig(t, "-upstream", up.url, "-max-conns", "1")
