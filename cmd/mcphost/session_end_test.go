@@ -232,22 +232,39 @@ func TestStdioGatewaySessionEnds(t *testing.T) {
 // relay timeout (its read, or the initialize before it) is closed "relay:
 // not served", and its source session ends with it (the held POST
 // cancelled, the slot free).
+//
+// The property needs the held POST to reach the upstream before the relay
+// timeout; on a loaded machine under -race the handshake before a read can
+// take longer than any fixed timeout short enough for a unit test (make
+// test once saw 500 ms pass with nothing held). An attempt in which nothing
+// was held proves nothing, so it is made again with twice the timeout, up
+// to 8 s; every attempt must be refused "not served".
 func TestRelayDoorReleasesHeldSource(t *testing.T) {
 	t.Parallel()
 	for _, hold := range []string{"", "initialize"} {
 		t.Run(cmp.Or(hold, "request")+" held", func(t *testing.T) {
 			t.Parallel()
-			up := newHoldingUpstream(t, hold)
-			cfg := testConfig(t, "-upstream", up.url, "-max-conns", "1")
-			cfg.relayTimeout = 500 * time.Millisecond
-			host, _ := startServer(t, cfg)
-			r, _ := relay(t, host, "", "", []byte(`{"uri":"mem://a"}`))
-			if r == nil {
-				t.Fatal("the relay door refused the upgrade")
+			for timeout := 500 * time.Millisecond; ; timeout *= 2 {
+				up := newHoldingUpstream(t, hold)
+				cfg := testConfig(t, "-upstream", up.url, "-max-conns", "1")
+				cfg.relayTimeout = timeout
+				host, _ := startServer(t, cfg)
+				r, _ := relay(t, host, "", "", []byte(`{"uri":"mem://a"}`))
+				if r == nil {
+					t.Fatal("the relay door refused the upgrade")
+				}
+				r.notServed(t, "a read the upstream holds")
+				if len(up.held) == 0 {
+					if timeout >= 8*time.Second {
+						t.Fatalf("nothing reached the upstream within a relay timeout of %v", timeout)
+					}
+					t.Logf("nothing reached the upstream within a relay timeout of %v: again with %v", timeout, 2*timeout)
+					continue
+				}
+				waitChan(t, up.gone, 5*time.Second, "the held POST cancelled after the relay door gave up")
+				waitSlot(t, host, 5*time.Second, "after the relay door gave up")
+				return
 			}
-			r.notServed(t, "a read the upstream holds")
-			waitChan(t, up.gone, 5*time.Second, "the held POST cancelled after the relay door gave up")
-			waitSlot(t, host, 5*time.Second, "after the relay door gave up")
 		})
 	}
 }
