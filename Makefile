@@ -67,6 +67,7 @@ check:
 MODEL_REPORT := $(or $(TMPDIR),/tmp)/mcphost-model-report.txt
 unit:
 	MCPHOST_MODEL_REPORT=$(MODEL_REPORT) $(GO) test -race -count=1 -timeout 15m ./...
+	$(GO) test -count=1 -run '^(TestQueryPruning|TestQueryPruningStrong|TestQueryPruningCatchesSabotage|TestSignatureSound|TestGFMPortRendersAsGoldmark)$$' ./attach  # attach's sequential property tests, which skip under -race (nativeOnly in attach/prune_test.go)
 	cd third_party/goldmark && $(GO) test -count=1 ./...  # the patched goldmark's suite (CommonMark spec) and its matchers
 	cd third_party/mimetype && $(GO) test -count=1 ./...  # the patched mimetype's suite (its testdata) and the lazy tree
 	cd bench && $(GO) test -count=1 ./...  # the bench peer (a module of its own): its variants and answers

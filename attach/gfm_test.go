@@ -118,6 +118,7 @@ func mustRead(t testing.TB, path string) []byte {
 // base; and the parse with either, through goldmark's renderer, is the
 // same even for documents the guard shows as plain text.
 func TestGFMPortRendersAsGoldmark(t *testing.T) {
+	nativeOnly(t)
 	for name, src := range gfmCorpus(t) {
 		for _, base := range []string{"https://docs.example/a/b.md", ""} {
 			for _, remote := range []bool{false, true} {

@@ -84,6 +84,7 @@ func peerIndex(n int, seed uint64) (*Index, []Resource) {
 // priorities, before and after removals reorder the entries, for the
 // bench's queries, every prefix of them (as typed) and random letters.
 func TestQueryPruning(t *testing.T) {
+	nativeOnly(t)
 	r := rand.New(rand.NewPCG(7, 7))
 	queries := slices.Clone(mentionQueries)
 	for _, q := range mentionQueries {
@@ -168,6 +169,7 @@ func TestQueryPruning(t *testing.T) {
 // serves them (strong answers) or they must rank everything (scattered
 // ones kept), with descriptors updated, removed and added between keys.
 func TestQueryPruningStrong(t *testing.T) {
+	nativeOnly(t)
 	x := benchPeerIndex(20_000)
 	typed := benchTyped()
 	for _, q := range []string{"data retention policy", "sec audit", "deploy rollback"} {
@@ -236,6 +238,7 @@ func soundQueries() []string {
 // when it rules out every match (reaches(q, 1) false), no query extending
 // q matches the entry either: what the scan and the narrowing rest on.
 func TestSignatureSound(t *testing.T) {
+	nativeOnly(t)
 	x1, _ := peerIndex(1500, 9)
 	for _, x := range []*Index{x1, pickerIndex(1500), benchPeerIndex(1500), sampleIndex(t)} {
 		qs := soundQueries()
@@ -315,6 +318,7 @@ func strongCase(t *testing.T, scattered bool) (*Index, string, *narrowing) {
 // TestQueryPruningCatchesSabotage: the comparison with queryAll finds a
 // wrong signature and a wrong narrowing, so TestQueryPruning would too.
 func TestQueryPruningCatchesSabotage(t *testing.T) {
+	nativeOnly(t)
 	differs := func(x *Index, qs []string) bool {
 		for _, q := range qs {
 			got, want := x.Query(q, QueryOptions{Limit: 20}), x.queryAll(q, 20)
@@ -460,4 +464,18 @@ func FuzzSignatureSound(f *testing.F) {
 			}
 		}
 	})
+}
+
+// nativeOnly skips a sequential property test under -race. These tests
+// (the pruning and signature checks, the GFM port's corpus) call the index
+// and the renderer from one goroutine, so the race detector has nothing to
+// find in them and only makes them 5–8× slower (109 s of attach's 141 under
+// -race, 20 s without it): `make unit` runs them without -race, right after
+// the -race run of every package, and TestIndexConcurrent and its kin keep
+// the index's concurrency under -race.
+func nativeOnly(t *testing.T) {
+	t.Helper()
+	if raceDetector {
+		t.Skip("sequential property test: make unit runs it without -race (see nativeOnly)")
+	}
 }

@@ -1,0 +1,6 @@
+//go:build race
+
+package attach
+
+// raceDetector tells a test it runs under -race.
+const raceDetector = true
