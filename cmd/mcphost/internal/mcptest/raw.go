@@ -131,6 +131,19 @@ func (r *Raw) Next(d time.Duration) RawMsg {
 	return RawMsg{}
 }
 
+// TryNext returns the next message if one comes within d, and false
+// when none does (the connection's end too): for a test that waits on
+// something else at the same time.
+func (r *Raw) TryNext(d time.Duration) (RawMsg, bool) {
+	select {
+	case m := <-r.in:
+		return m, true
+	case <-r.done:
+	case <-time.After(d):
+	}
+	return RawMsg{}, false
+}
+
 // Answer returns the answer to id (a JSON value such as 7 or "a"),
 // passing the messages before it to skip (nil: skipped silently).
 func (r *Raw) Answer(id string, d time.Duration, skip func(RawMsg)) RawMsg {
