@@ -203,7 +203,9 @@ func TestRelayDoorAnswers(t *testing.T) {
 	}}
 	h := bridge.Endpoint(&bridge.EndpointOptions{
 		Authenticate: func(tok string) (string, bool) { return "p-" + tok, tok == "good" },
-		RelayTimeout: 300 * time.Millisecond,
+		// Long enough for an in-process answer under -race on a loaded
+		// machine (the answered cases), short enough for the silent one.
+		RelayTimeout: time.Second,
 	}, src.serve)
 	host := relayServer(t, h)
 	url := "ws://" + host + "/mcp/read-resource/chan-1"
@@ -434,7 +436,10 @@ func TestRelayDoorLeavesNothing(t *testing.T) {
 		}
 		return `"error":{"code":-32002,"message":"Resource not found"}`
 	}}
-	h := bridge.Endpoint(&bridge.EndpointOptions{RelayTimeout: 100 * time.Millisecond}, src.serve)
+	// The first ask must be answered within the timeout (an in-process
+	// exchange, under -race on a loaded machine); the five silent ones
+	// each wait it out.
+	h := bridge.Endpoint(&bridge.EndpointOptions{RelayTimeout: 400 * time.Millisecond}, src.serve)
 	url := "ws://" + relayServer(t, h) + "/mcp/read-resource/c"
 	// One exchange first, so that lazily started runtime and HTTP
 	// goroutines are in the baseline.
