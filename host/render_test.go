@@ -217,14 +217,17 @@ func TestMarkdownRenderCache(t *testing.T) {
 func TestMarkdownHookPastTheCallTimeout(t *testing.T) {
 	const u, w = "docs://a/big.md", "docs://a/other.md"
 	_, url := newDocServer(t, map[string]string{u: "# big", w: "# other"})
-	r := &hookRenderer{delay: 600 * time.Millisecond}
-	h, _ := connect(t, url, &host.Options{Timeout: 200 * time.Millisecond, Attach: attach.Options{Markdown: r.render}})
+	// The call timeout leaves an in-process read room under -race on a
+	// loaded machine; the render takes well past it.
+	const timeout, render = 500 * time.Millisecond, 1200 * time.Millisecond
+	r := &hookRenderer{delay: render}
+	h, _ := connect(t, url, &host.Options{Timeout: timeout, Attach: attach.Options{Markdown: r.render}})
 	start := time.Now()
 	atts, err := h.Attach(context.Background(), u)
 	if err != nil || len(atts) != 1 || atts[0].HTML != "<h1>big</h1>\n" {
 		t.Fatalf("attach past the call timeout while rendering: %+v %v", atts, err)
 	}
-	if d := time.Since(start); d < 600*time.Millisecond {
+	if d := time.Since(start); d < render {
 		t.Fatalf("resolved after %v, before the render ended", d)
 	}
 	if got := h.AttachedURIs(); len(got) != 1 || got[0] != u {
@@ -234,12 +237,12 @@ func TestMarkdownHookPastTheCallTimeout(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel) // while rendering, before the call deadline
 	start = time.Now()
-	if _, err := h.Attach(ctx, w); err == nil || time.Since(start) > 500*time.Millisecond {
+	if _, err := h.Attach(ctx, w); err == nil || time.Since(start) > render-200*time.Millisecond {
 		t.Fatalf("cancelled attach: %v after %v", err, time.Since(start))
 	} else if be, ok := bridge.AsError(err); !ok || be.Kind != bridge.KindCancelled {
 		t.Fatalf("cancelled attach: kind %v", err)
 	}
-	time.Sleep(600 * time.Millisecond) // the render ends; the entry was removed
+	time.Sleep(render) // the render ends; the entry was removed
 	if got := h.AttachedURIs(); len(got) != 1 {
 		t.Fatalf("attached after the cancelled attach: %v", got)
 	}
