@@ -282,6 +282,16 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 			return nil, fmt.Errorf("-%s applies to the documents server only, not to the -stdio or -upstream gateway", docsOnly)
 		}
 	}
+	if cfg.upstream == "" {
+		// The bound is the -upstream gateway's (a -stdio child reads one
+		// message at a time; the documents server bounds its own calls):
+		// given without it, it would bound nothing.
+		var given bool
+		fs.Visit(func(f *flag.Flag) { given = given || f.Name == "max-upstream-requests" })
+		if given {
+			return nil, errors.New("-max-upstream-requests needs -upstream (it bounds the requests relayed to the Streamable HTTP server)")
+		}
+	}
 	sources := 0
 	for _, s := range []string{cfg.docsDir, cfg.stdio, cfg.upstream} {
 		if s != "" {

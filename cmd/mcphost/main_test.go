@@ -129,8 +129,10 @@ func TestParseFlags(t *testing.T) {
 		{"bad read limit", []string{"-read-limit", "lots"}, "byte count", nil},
 		{"zero page size", []string{"-page-size", "0"}, "-page-size", nil},
 		{"upstream requests default", nil, "", func(c *config) bool { return c.maxUpstream == 32 }},
-		{"upstream requests", []string{"-max-upstream-requests", "5"}, "", func(c *config) bool { return c.maxUpstream == 5 }},
-		{"zero upstream requests", []string{"-max-upstream-requests", "0"}, "-max-upstream-requests must be positive, got 0", nil},
+		{"upstream requests", []string{"-upstream", "http://127.0.0.1:1/mcp", "-max-upstream-requests", "5"}, "", func(c *config) bool { return c.maxUpstream == 5 }},
+		{"zero upstream requests", []string{"-upstream", "http://127.0.0.1:1/mcp", "-max-upstream-requests", "0"}, "-max-upstream-requests must be positive, got 0", nil},
+		{"upstream requests without upstream", []string{"-max-upstream-requests", "5"}, "-max-upstream-requests needs -upstream", nil},
+		{"upstream requests with stdio", []string{"-stdio", "sh", "-max-upstream-requests", "5"}, "-max-upstream-requests needs -upstream", nil},
 		{"stray args", []string{"node", "x"}, "unexpected arguments", nil},
 	}
 	for _, tc := range cases {
