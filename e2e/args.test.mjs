@@ -253,3 +253,40 @@ test('close() twice: the second resolves once the first has finished; errors say
     await page.close()
   }
 })
+
+test('no event fires once close() was called, not even one already on its way', async () => {
+  const page = await apiPage()
+  try {
+    const r = await page.evaluate(async () => {
+      const types = ['updated', 'fresh', 'stale', 'gone', 'superseded', 'listchanged', 'promptslistchanged',
+        'listprogress', 'disconnected', 'reconnected', 'restored']
+      const record = (h) => {
+        const seen = []
+        for (const t of types) h.addEventListener(t, () => seen.push(t))
+        return seen
+      }
+      const sleep = (ms) => new Promise(resolve => setTimeout(resolve, ms))
+      // The control: a host left open gets the listing's events that
+      // arrived while it connected, after `await connect()` resumed.
+      const open = await window.mcphost.connect('/mcp')
+      const control = record(open)
+      // The same, closed at once: those events are dropped.
+      const closedAtOnce = await window.mcphost.connect('/mcp')
+      const atOnce = record(closedAtOnce)
+      const closing = closedAtOnce.close()
+      // A listener that closes its host: nothing after the event it got.
+      const byListener = await window.mcphost.connect('/mcp')
+      const fromListener = record(byListener)
+      byListener.addEventListener('listprogress', () => byListener.close(), { once: true })
+      await closing
+      await sleep(1000)
+      await open.close()
+      return { control, atOnce, fromListener }
+    })
+    assert.ok(r.control.includes('listprogress'), `the open host got the connect's events: ${r.control}`)
+    assert.deepEqual(r.atOnce, [], 'a host closed at once fires nothing')
+    assert.deepEqual(r.fromListener, ['listprogress'], 'nothing fires after the listener closed its host')
+  } finally {
+    await page.close()
+  }
+})

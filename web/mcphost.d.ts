@@ -311,7 +311,8 @@ export interface Host extends EventTarget {
   replace(oldUri: string, newUri: string, options?: CallOptions): Promise<Attachment[]>
 
   /** Ends the session and stops reconnecting; pending calls reject with kind
-   * "cancelled", later calls with kind "unavailable". Idempotent. */
+   * "cancelled", later calls with kind "unavailable". No event fires once
+   * it was called, not even one that was on its way. Idempotent. */
   close(): Promise<void>
 
   addEventListener<K extends keyof HostEventMap>(type: K,

@@ -1758,11 +1758,19 @@ class Host extends EventTarget {
     // `await connect()` has resumed and could add listeners.
     setTimeout(() => {
       this.#ready = true
-      for (const [type, detail] of this.#queued.splice(0)) this.#dispatch(type, detail)
+      for (const [type, detail] of this.#queued.splice(0)) {
+        if (this.#closed) break // close() called by a listener, or before this ran
+        this.#dispatch(type, detail)
+      }
     }, 0)
   }
 
   _event(type, detailJSON, parts) {
+    // Nothing fires once close() was called: an event still on its way
+    // (queued in Go, or here while connecting) belongs to a session the
+    // page has ended, and a page that moved on to another Host would
+    // apply it to the wrong one.
+    if (this.#closed) return
     const detail = JSON.parse(detailJSON)
     if (type === 'restored') detail.results = fixResults(parts)
     else if (parts !== undefined) detail.parts = fixAttachments(parts)
@@ -1904,6 +1912,7 @@ class Host extends EventTarget {
   async #close() {
     if (this.#closed) return
     this.#closed = true
+    this.#queued.length = 0
     liveHosts.delete(this)
     if (rt.exited) return
     try {
