@@ -24,9 +24,9 @@
 // the latest.
 //
 // The requests of one connection in flight to a Streamable HTTP server are
-// bounded ([HTTP].MaxInFlight): one past the bound is not sent but answered
-// at once with -32603, data {"retryable":true,"limit":N}; the browser is
-// never left unread for it.
+// bounded ([HTTP].MaxInFlight), each until its answer or its cancellation:
+// one past the bound is not sent but answered at once with -32603, data
+// {"retryable":true,"limit":N}; the browser is never left unread for it.
 //
 // A stdio server's stray output (a line that is not one JSON value, or is
 // over the read limit) is dropped and logged, never fatal; its stderr is
@@ -59,7 +59,11 @@
 // Legacy requests (2025-11-25 and before) get what go-sdk's client session
 // would: a session of their own, the MCP-Protocol-Version header once
 // negotiated, and the standalone GET stream for server-initiated messages,
-// resumed with Last-Event-ID.
+// resumed with Last-Event-ID. The browser's notifications/cancelled for one
+// is forwarded, and closes the request's POST and its SSE answer: that
+// revision says a server should not answer a cancelled request (the
+// TypeScript SDK does not), which would otherwise hold them, and the
+// request's slot, until the session ends.
 //
 // # Errors
 //

@@ -124,9 +124,13 @@ func (p *pump) upward(ctx context.Context, cancel context.CancelFunc) {
 			p.pending[req.ID] = req.Method
 			p.mu.Unlock()
 		} else if req != nil && req.Method == "notifications/cancelled" {
-			// The browser expects no answer to a request it cancelled.
+			// The browser expects no answer to a request it cancelled, and
+			// its slot is free at once (here, in read order, so a request
+			// read after the cancellation finds it): the request's POST is
+			// closed as the cancellation is dispatched (route).
 			if id, ok := cancelledID(req); ok {
 				p.answered(id)
+				p.release(id)
 			}
 		}
 		if p.slotted(msg) {
@@ -380,10 +384,13 @@ func (p *pump) send(ctx context.Context, msg jsonrpc.Message) bool {
 		p.log.Warn("gateway: could not deliver a message upstream", "kind", describeMsg(msg), "err", err)
 		return !errors.Is(err, io.ErrClosedPipe) && !errors.Is(err, mcp.ErrConnectionClosed)
 	}
-	p.log.Warn("gateway: upstream request failed", "method", req.Method, "id", req.ID.Raw(), "err", err)
 	if !p.answered(req.ID) {
-		return true // answered meanwhile (the upstream ended) or cancelled
+		// Answered meanwhile (the upstream ended), or cancelled: its POST
+		// was closed for it.
+		p.log.Debug("gateway: a request nobody waits for ended unanswered", "method", req.Method, "id", req.ID.Raw(), "err", err)
+		return true
 	}
+	p.log.Warn("gateway: upstream request failed", "method", req.Method, "id", req.ID.Raw(), "err", err)
 	if why := p.why(); p.ended.Load() && why != "" {
 		return p.browser.Write(ctx, &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{
 			Code:    jsonrpc.CodeInternalError,

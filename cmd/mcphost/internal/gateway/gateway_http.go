@@ -34,8 +34,8 @@ type HTTP struct {
 	Log       *slog.Logger
 	// MaxInFlight bounds the requests of one connection in flight upstream
 	// at once (-max-upstream-requests), each from when it is sent until its
-	// answer comes back (a 2026-07-28 request until its POST ends): a
-	// request past it is not sent but answered at once with -32603, data
+	// answer comes back or the browser cancels it (its POST is then
+	// closed): a request past it is not sent but answered at once with -32603, data
 	// {"retryable":true,"limit":N}. The gateway never stops reading the
 	// browser, so its cancellations, its answers to the server's requests
 	// and its departure always get through. Notifications and answers are
@@ -151,6 +151,7 @@ type httpUpstream struct {
 	ended   func(jsonrpc.ID)           // a routed request ended (its slot, if still held, is free)
 	closed  bool                       // under mu: Close has begun
 	calls   map[jsonrpc.ID]*modernCall // under mu: 2026-07-28 requests in flight
+	legacy  map[jsonrpc.ID]*legacyCall // under mu: 2025-11-25 requests awaiting their answer
 	answers map[jsonrpc.ID]*httpAnswer // under mu: legacy requests refused by HTTP status
 }
 
@@ -202,16 +203,31 @@ func (u *httpUpstream) protocolVersion() string {
 func (u *httpUpstream) SessionID() string { return u.inner.SessionID() }
 
 // Write posts msg under the connection's lifetime (a POST's SSE answer must
-// outlive any one call). After notifications/initialized has been accepted,
-// it opens the standalone stream.
+// outlive any one call), a request under a context of its own that its
+// answer or the browser's cancellation ends (see route). After
+// notifications/initialized has been accepted, it opens the standalone
+// stream.
 func (u *httpUpstream) Write(_ context.Context, msg jsonrpc.Message) error {
 	req, isReq := msg.(*jsonrpc.Request)
-	if isReq && req.Method == "initialize" {
+	ctx := u.ctx
+	if isReq && req.IsCall() {
 		u.mu.Lock()
-		u.initID = req.ID
+		if req.Method == "initialize" {
+			u.initID = req.ID
+		}
+		call := u.legacy[req.ID]
 		u.mu.Unlock()
+		if call == nil {
+			// route registers every request in read order, so it was
+			// cancelled before it could be sent: nothing is awaited.
+			return nil
+		}
+		ctx = call.ctx
 	}
-	if err := u.inner.Write(u.ctx, msg); err != nil {
+	if err := u.inner.Write(ctx, msg); err != nil {
+		if isReq && req.IsCall() {
+			u.endLegacy(req.ID)
+		}
 		return err
 	}
 	if isReq && req.Method == "notifications/initialized" {
@@ -237,14 +253,58 @@ func (u *httpUpstream) Read(ctx context.Context) (jsonrpc.Message, error) {
 	case err := <-u.failed:
 		return nil, err
 	case m := <-u.extra:
+		if resp, ok := m.(*jsonrpc.Response); ok {
+			u.endLegacy(resp.ID)
+		}
 		return m, nil
 	case r := <-u.incoming:
 		if r.err != nil {
 			return nil, r.err
 		}
 		u.observe(r.msg)
+		if resp, ok := r.msg.(*jsonrpc.Response); ok {
+			u.endLegacy(resp.ID)
+		}
 		return r.msg, nil
 	}
+}
+
+// A legacyCall is a 2025-11-25 request awaiting its answer: its POST and
+// the SSE stream that carries the answer live under ctx.
+type legacyCall struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// startLegacy registers the 2025-11-25 request id (route, in the browser's
+// read order, before it is written).
+func (u *httpUpstream) startLegacy(id jsonrpc.ID) {
+	ctx, cancel := context.WithCancel(u.ctx)
+	u.mu.Lock()
+	if u.legacy == nil {
+		u.legacy = map[jsonrpc.ID]*legacyCall{}
+	}
+	prev := u.legacy[id]
+	u.legacy[id] = &legacyCall{ctx, cancel}
+	u.mu.Unlock()
+	if prev != nil {
+		prev.cancel() // the browser reused an id in flight: the newer request wins
+	}
+}
+
+// endLegacy ends the context of the 2025-11-25 request id, if one is in
+// flight, reporting whether one was: its answer came (its stream has ended
+// already), its POST failed, or it was cancelled (its POST and stream are
+// closed).
+func (u *httpUpstream) endLegacy(id jsonrpc.ID) bool {
+	u.mu.Lock()
+	call := u.legacy[id]
+	delete(u.legacy, id)
+	u.mu.Unlock()
+	if call != nil {
+		call.cancel()
+	}
+	return call != nil
 }
 
 // observe takes the negotiated protocol version from the initialize result.

@@ -21,6 +21,13 @@ import (
 // for it cancels (the revision's cancellation over HTTP is closing the
 // request's stream; nothing is forwarded). It runs in the browser's read
 // order, so a cancellation always finds the request it names.
+//
+// A notifications/cancelled for a 2025-11-25 request is forwarded (that
+// revision's cancellation), and ends the request's POST: the revision says
+// a server should not answer a cancelled request (the TypeScript SDK does
+// not), so its stream and its connection would otherwise be held until the
+// session ends. (Its slot was freed as the cancellation was read: without
+// that, -max-upstream-requests cancellations left the browser nothing.)
 func (u *httpUpstream) route(msg jsonrpc.Message) bool {
 	req, ok := msg.(*jsonrpc.Request)
 	if !ok {
@@ -39,11 +46,14 @@ func (u *httpUpstream) route(msg jsonrpc.Message) bool {
 		u.mu.Unlock()
 		if found {
 			call.cancel()
+			return true
 		}
-		return found
+		u.endLegacy(id) // its slot was freed as the cancellation was read
+		return false
 	}
 	version := modernVersion(req)
 	if version == "" {
+		u.startLegacy(req.ID)
 		return false
 	}
 	ctx, cancel := context.WithCancel(u.ctx)
