@@ -83,6 +83,37 @@ func TestMaxUpstreamRequests(t *testing.T) {
 			if m, ok := r.TryNext(100 * time.Millisecond); ok {
 				t.Fatalf("answer %s after the cancellation: want none (the request after it held, not refused)", m.Raw)
 			}
+			// A cancelled request whose id is reused at once: the end of
+			// its POST frees nothing (its slot was freed as the
+			// cancellation was read; the new request holds the one it
+			// took), so the bound still holds.
+			r.Send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":200}}`)
+			r.Send(call(200))
+			waitChan(t, up.gone, 5*time.Second, "the cancelled request's POST closed")
+			waitChan(t, up.held, 5*time.Second, "the request that reused its id")
+			time.Sleep(100 * time.Millisecond) // the gateway's end of the cancelled POST
+			r.Send(call(201))
+			if m := r.Next(5 * time.Second); !refused(t, m) {
+				t.Fatalf("answer %s with the bound's requests held: want the bound's refusal", m.Raw)
+			}
+			// An id reused while its request is in flight, not cancelled:
+			// the newer request wins, the older one's POST is closed and
+			// its slot freed (asynchronously: a request meanwhile may be
+			// refused, and is sent again).
+			for _, id := range []int{101, 102} {
+				r.Send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}`, id))
+				waitChan(t, up.gone, 5*time.Second, "a cancelled request's POST closed")
+			}
+			r.Send(call(300))
+			waitChan(t, up.held, 5*time.Second, "a request into a freed slot")
+			r.Send(call(300))
+			waitChan(t, up.gone, 5*time.Second, "the POST of the request whose id was reused")
+			waitChan(t, up.held, 5*time.Second, "the request that reused the id")
+			sendHeld(t, r, up, call, 301, refused)
+			r.Send(call(310))
+			if m := r.Next(5 * time.Second); !refused(t, m) {
+				t.Fatalf("answer %s with the bound's requests held: want the bound's refusal", m.Raw)
+			}
 			// Answers free their slots: every request is then sent.
 			close(up.release)
 			for range bound {
@@ -101,5 +132,34 @@ func TestMaxUpstreamRequests(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// sendHeld sends call(id), call(id+1)... until the upstream holds one,
+// for 5 s: a slot freed asynchronously may not be free yet, and a request
+// refused meanwhile (refused reports it) is sent again under the next id.
+func sendHeld(t *testing.T, r *mcptest.Raw, up *holdingUpstream, call func(int) string, id int, refused func(*testing.T, mcptest.RawMsg) bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for ; ; id++ {
+		r.Send(call(id))
+		for {
+			select {
+			case <-up.held:
+				return
+			default:
+			}
+			m, ok := r.TryNext(20 * time.Millisecond)
+			if time.Now().After(deadline) {
+				t.Fatalf("no slot free 5s after one was freed (last answer %s)", m.Raw)
+			}
+			if ok {
+				if !refused(t, m) {
+					t.Fatalf("answer %s: want the request held, or refused", m.Raw)
+				}
+				time.Sleep(10 * time.Millisecond)
+				break
+			}
+		}
 	}
 }

@@ -370,8 +370,8 @@ func isHandshake(msg jsonrpc.Message) bool {
 // reports false when the upstream is gone.
 func (p *pump) send(ctx context.Context, msg jsonrpc.Message) bool {
 	err := p.up.Write(ctx, msg)
-	if err == nil {
-		return true
+	if err == nil || errors.Is(err, errWithdrawn) {
+		return true // withdrawn: its slot and its answer are settled already
 	}
 	req, ok := msg.(*jsonrpc.Request)
 	if ok && req.IsCall() {

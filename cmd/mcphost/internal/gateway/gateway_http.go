@@ -210,23 +210,33 @@ func (u *httpUpstream) SessionID() string { return u.inner.SessionID() }
 func (u *httpUpstream) Write(_ context.Context, msg jsonrpc.Message) error {
 	req, isReq := msg.(*jsonrpc.Request)
 	ctx := u.ctx
+	var call *legacyCall
 	if isReq && req.IsCall() {
 		u.mu.Lock()
 		if req.Method == "initialize" {
 			u.initID = req.ID
 		}
-		call := u.legacy[req.ID]
+		call = u.legacy[req.ID]
 		u.mu.Unlock()
-		if call == nil {
-			// route registers every request in read order, so it was
-			// cancelled before it could be sent: nothing is awaited.
-			return nil
+		if call == nil || call.req != req {
+			// route registers every request in read order: this one was
+			// cancelled, or its id reused, before it could be sent.
+			return errWithdrawn
 		}
 		ctx = call.ctx
 	}
 	if err := u.inner.Write(ctx, msg); err != nil {
-		if isReq && req.IsCall() {
-			u.endLegacy(req.ID)
+		if call != nil {
+			u.mu.Lock()
+			mine := u.legacy[req.ID] == call
+			if mine {
+				delete(u.legacy, req.ID)
+			}
+			u.mu.Unlock()
+			call.cancel()
+			if !mine && u.ctx.Err() == nil {
+				return errWithdrawn // cancelled, or its id reused, while it was sent
+			}
 		}
 		return err
 	}
@@ -272,23 +282,32 @@ func (u *httpUpstream) Read(ctx context.Context) (jsonrpc.Message, error) {
 // A legacyCall is a 2025-11-25 request awaiting its answer: its POST and
 // the SSE stream that carries the answer live under ctx.
 type legacyCall struct {
+	req    *jsonrpc.Request // this request, not another that reused its id
 	ctx    context.Context
 	cancel context.CancelFunc
 }
 
-// startLegacy registers the 2025-11-25 request id (route, in the browser's
-// read order, before it is written).
-func (u *httpUpstream) startLegacy(id jsonrpc.ID) {
+// errWithdrawn is Write's error for a request whose slot and answer are
+// settled already: the browser cancelled it, or sent another request with
+// its id, before or while it was sent.
+var errWithdrawn = errors.New("mcphost gateway: the request was withdrawn by the browser")
+
+// startLegacy registers the 2025-11-25 request req (route, in the
+// browser's read order, before it is written).
+func (u *httpUpstream) startLegacy(req *jsonrpc.Request) {
 	ctx, cancel := context.WithCancel(u.ctx)
 	u.mu.Lock()
 	if u.legacy == nil {
 		u.legacy = map[jsonrpc.ID]*legacyCall{}
 	}
-	prev := u.legacy[id]
-	u.legacy[id] = &legacyCall{ctx, cancel}
+	prev := u.legacy[req.ID]
+	u.legacy[req.ID] = &legacyCall{req, ctx, cancel}
 	u.mu.Unlock()
 	if prev != nil {
-		prev.cancel() // the browser reused an id in flight: the newer request wins
+		// The browser reused an id in flight: the newer request wins, and
+		// the older one's slot is free (it will get no answer).
+		prev.cancel()
+		u.ended(req.ID)
 	}
 }
 

@@ -43,6 +43,9 @@ func (u *httpUpstream) route(msg jsonrpc.Message) bool {
 		}
 		u.mu.Lock()
 		call, found := u.calls[id]
+		if found {
+			call.byBrowser = true
+		}
 		u.mu.Unlock()
 		if found {
 			call.cancel()
@@ -53,7 +56,7 @@ func (u *httpUpstream) route(msg jsonrpc.Message) bool {
 	}
 	version := modernVersion(req)
 	if version == "" {
-		u.startLegacy(req.ID)
+		u.startLegacy(req)
 		return false
 	}
 	ctx, cancel := context.WithCancel(u.ctx)
@@ -73,20 +76,28 @@ func (u *httpUpstream) route(msg jsonrpc.Message) bool {
 	u.mu.Unlock()
 	go func() {
 		defer u.wg.Done()
-		defer u.ended(req.ID)
 		defer cancel()
 		u.relayModern(ctx, req, version)
 		u.mu.Lock()
 		if u.calls[req.ID] == call {
 			delete(u.calls, req.ID)
 		}
+		byBrowser := call.byBrowser
 		u.mu.Unlock()
+		if !byBrowser {
+			// Its slot, unless the browser's cancellation freed it as it
+			// was read: a request that reused the id since holds that one.
+			u.ended(req.ID)
+		}
 	}()
 	return true
 }
 
 // A modernCall is a 2026-07-28 request in flight.
-type modernCall struct{ cancel context.CancelFunc }
+type modernCall struct {
+	cancel    context.CancelFunc
+	byBrowser bool // under httpUpstream.mu: the browser cancelled it (its slot is free already)
+}
 
 // An outcome is how one modern POST ended.
 type outcome struct {
